@@ -1,0 +1,147 @@
+"""The syntax tree: a small Python AST with spans, built by the lark parser.
+
+Spans are relative to the unit that was parsed (line 0 is the unit's first
+line) so that a parse result can be cached by the unit's text alone; columns
+are code points of the line. The layers above add the unit's line offset.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterator, Optional
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """Zero-based (line, code-point column) start and end; the end is exclusive."""
+
+    line: int
+    col: int
+    end_line: int
+    end_col: int
+
+    def shifted(self, lines: int) -> "Span":
+        return Span(self.line + lines, self.col, self.end_line + lines, self.end_col)
+
+    def contains(self, line: int, col: int) -> bool:
+        if (line, col) < (self.line, self.col):
+            return False
+        return (line, col) <= (self.end_line, self.end_col)
+
+    def to(self, other: "Span") -> "Span":
+        return Span(self.line, self.col, other.end_line, other.end_col)
+
+
+class Node:
+    __slots__ = ("span",)
+    span: Span
+
+    def children(self) -> Iterator["Node"]:
+        """Sub-nodes, in source order."""
+        for name in self._fields:
+            value = getattr(self, name)
+            if isinstance(value, Node):
+                yield value
+            elif isinstance(value, (list, tuple)):
+                yield from _nodes_in(value)
+
+    _fields: tuple[str, ...] = ()
+
+    def __repr__(self) -> str:
+        inner = ", ".join(f"{name}={getattr(self, name)!r}" for name in self._fields)
+        return f"{type(self).__name__}({inner})"
+
+
+def _nodes_in(items: Any) -> Iterator["Node"]:
+    for item in items:
+        if isinstance(item, Node):
+            yield item
+        elif isinstance(item, (list, tuple)):
+            yield from _nodes_in(item)
+
+
+def _node(name: str, fields: tuple[str, ...], base: type = Node) -> type:
+    """Make a slotted node class with a positional constructor (fields..., span)."""
+
+    def __init__(self, *args: Any) -> None:
+        for field, value in zip(fields, args):
+            setattr(self, field, value)
+        self.span = args[len(fields)]
+
+    cls = type(name, (base,), {"__slots__": fields, "_fields": fields, "__init__": __init__})
+    return cls
+
+
+class Expr(Node):
+    __slots__ = ()
+
+
+class Stmt(Node):
+    __slots__ = ()
+
+
+# -- expressions -------------------------------------------------------------
+Name = _node("Name", ("id",), Expr)
+Constant = _node("Constant", ("value",), Expr)  # int, float, complex, bool, None, Ellipsis
+Str = _node("Str", ("value",), Expr)  # the literal's text, quotes included
+Attribute = _node("Attribute", ("value", "attr"), Expr)
+Keyword = _node("Keyword", ("name", "value"), Node)  # name None for **kwargs
+Starred = _node("Starred", ("value", "double"), Expr)
+Call = _node("Call", ("func", "args", "keywords"), Expr)  # args: list[Expr] (Starred allowed)
+Subscript = _node("Subscript", ("value", "index"), Expr)  # index: Expr or Tuple of indices
+Slice = _node("Slice", ("lower", "upper", "step"), Expr)
+Tuple = _node("Tuple", ("elts", "parenthesized"), Expr)
+List = _node("List", ("elts",), Expr)
+Dict = _node("Dict", ("items",), Expr)  # list of (key or None, value)
+Set = _node("Set", ("elts",), Expr)
+BinOp = _node("BinOp", ("left", "op", "right"), Expr)
+UnaryOp = _node("UnaryOp", ("op", "operand"), Expr)
+BoolOp = _node("BoolOp", ("op", "values"), Expr)
+Compare = _node("Compare", ("left", "ops", "comparators"), Expr)
+IfExp = _node("IfExp", ("test", "body", "orelse"), Expr)
+Lambda = _node("Lambda", ("params", "body"), Expr)
+NamedExpr = _node("NamedExpr", ("target", "value"), Expr)
+Comprehension = _node("Comprehension", ("kind", "parts"), Expr)  # parts: every sub-expression
+Yield = _node("Yield", ("value", "from_"), Expr)
+Await = _node("Await", ("value",), Expr)
+
+# -- statements --------------------------------------------------------------
+Param = _node("Param", ("name", "annotation", "default", "kind"), Node)  # kind: '', '*', '**', '/'
+ExprStmt = _node("ExprStmt", ("value",), Stmt)
+Assign = _node("Assign", ("targets", "value"), Stmt)
+AnnAssign = _node("AnnAssign", ("target", "annotation", "value"), Stmt)
+AugAssign = _node("AugAssign", ("target", "op", "value"), Stmt)
+Return = _node("Return", ("value",), Stmt)
+Pass = _node("Pass", (), Stmt)
+Break = _node("Break", (), Stmt)
+Continue = _node("Continue", (), Stmt)
+If = _node("If", ("test", "body", "orelse"), Stmt)
+For = _node("For", ("target", "iter", "body", "orelse"), Stmt)
+While = _node("While", ("test", "body", "orelse"), Stmt)
+WithItem = _node("WithItem", ("context", "target"), Node)
+With = _node("With", ("items", "body"), Stmt)
+FunctionDef = _node("FunctionDef", ("name", "name_span", "params", "returns", "body", "decorators"), Stmt)
+ClassDef = _node("ClassDef", ("name", "name_span", "bases", "body", "decorators"), Stmt)
+Import = _node("Import", ("names",), Stmt)  # names: list of (dotted, asname)
+ImportFrom = _node("ImportFrom", ("module", "level", "names"), Stmt)  # names: (name, asname); '*' for star
+Other = _node("Other", ("keyword", "exprs", "bodies"), Stmt)  # raise/assert/del/global/try/...
+
+
+def walk(node: Node) -> Iterator[Node]:
+    """Every node under `node` (itself first), depth first, in source order."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        stack.extend(reversed(list(current.children())))
+
+
+def dotted_name(expr: Optional[Node]) -> Optional[str]:
+    """`a.b.c` for a chain of attributes on a name, else None."""
+    parts = []
+    while isinstance(expr, Attribute):
+        parts.append(expr.attr)
+        expr = expr.value
+    if isinstance(expr, Name):
+        parts.append(expr.id)
+        return ".".join(reversed(parts))
+    return None
