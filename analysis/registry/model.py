@@ -55,6 +55,7 @@ class KwargRule:
     if_all: Effect
     otherwise: Effect
     text: str = ""  # the rule in words, for hovers
+    exact: bool = True  # False: a resolver nobody could read; the rule is a conservative stand-in
 
     @property
     def kwargs(self) -> tuple[str, ...]:
@@ -106,6 +107,9 @@ class OpInfo:
     core_affinity: Optional[str] = None
     no_duplicate: bool = False
     location: Optional[Location] = None  # None: the bundled table
+    op_category: Optional[str] = None  # set_op_category, e.g. 'TileOp'
+    internal_only: bool = False  # set_internal_only: compiler-created, not callable from the DSL
+    kwarg_schema: tuple[tuple[str, str], ...] = ()  # set_attr<T>("name"): (name, C++ type T), in order
 
     @property
     def classified(self) -> bool:
