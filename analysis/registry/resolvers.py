@@ -74,9 +74,10 @@ _Expr = Union[_Lookup, _Const, _EffectValue, _Var, _Op]
 class _Parser:
     """Recursive descent over a lambda body's tokens."""
 
-    def __init__(self, tokens: Sequence[str]) -> None:
+    def __init__(self, tokens: Sequence[str], kwargs_names: Sequence[str] = ()) -> None:
         self.tokens = list(tokens)
         self.pos = 0
+        self.kwargs_names = set(kwargs_names)  # the lambda's parameter(s): lookups take them
 
     def peek(self, offset: int = 0) -> str:
         index = self.pos + offset
@@ -208,7 +209,7 @@ class _Parser:
             args = self.call_args()
             if base in _CASTS and len(args) == 1:
                 return args[0]
-            if "Kwarg" in base:
+            if "Kwarg" in base or any(isinstance(a, _Var) and a.name in self.kwargs_names for a in args):
                 for index, arg in enumerate(args):
                     if isinstance(arg, _Const) and index > 0 or (isinstance(arg, _Const) and len(args) == 1):
                         default = args[index + 1] if index + 1 < len(args) else None
@@ -460,28 +461,32 @@ def describe(conditions: Sequence[Condition], if_all: Effect, otherwise: Effect)
 # Entry points
 
 
-def lambda_body(tokens: Sequence[str]) -> Optional[list[str]]:
-    """The tokens between the braces of `[captures](params) specifiers { body }`, or None."""
+def lambda_parts(tokens: Sequence[str]) -> Optional[tuple[list[str], list[str]]]:
+    """(parameter names, body tokens) of `[captures](params) specifiers { body }`, or None."""
     if not tokens or tokens[0] != "[" or tokens[-1] != "}":
         return None
     depth = 0
+    params: list[str] = []
     for index, token in enumerate(tokens):
         if token in ("(", "[", "{"):
             if token == "{" and depth == 0:
-                return list(tokens[index + 1:-1])
+                return params, list(tokens[index + 1:-1])
             depth += 1
         elif token in (")", "]", "}"):
             depth -= 1
+        elif depth == 1 and token != "," and _NAME.match(token) and tokens[index + 1] in (",", ")"):
+            params.append(token)  # the name just before `,` or `)` in the parameter list
     return None
 
 
 def read_resolver(tokens: Sequence[str]) -> KwargRule:
     """The rule a resolver argument declares; conservative (exact=False) when unreadable."""
-    body = lambda_body(tokens)
-    if body is None:
+    parts = lambda_parts(tokens)
+    if parts is None:
         return conservative_rule(tokens, "the resolver is not a lambda")
+    params, body = parts
     try:
-        parser = _Parser(body)
+        parser = _Parser(body, params)
         statements = parser.statements()
         return _to_rule(_run(statements, {}))
     except (Unreadable, RecursionError) as exc:
@@ -499,9 +504,15 @@ def conservative_rule(tokens: Sequence[str], reason: str) -> KwargRule:
 
 
 def looked_up_kwargs(tokens: Sequence[str]) -> list[str]:
-    """String keys of `...Kwarg...(kwargs, "key", ...)` lookups, in order."""
+    """String keys of `...Kwarg...(kwargs, "key", ...)` / `Lookup(kwargs, "key")`, in order."""
+    parts = lambda_parts(tokens)
+    params = set(parts[0]) if parts else set()
     found: dict[str, None] = {}
     for index, token in enumerate(tokens):
+        if token in params and index + 2 < len(tokens) and tokens[index + 1] == ",":
+            if _STRING.match(tokens[index + 2]):
+                found[string_value(tokens[index + 2])] = None
+            continue
         if "Kwarg" not in token or not _NAME.match(token):
             continue
         for following in tokens[index + 1:index + 16]:
