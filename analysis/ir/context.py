@@ -1,0 +1,149 @@
+"""What a module's imports and constants mean: names of the pl DSL, foldable values.
+
+The analysis never runs the user's code: constants are folded from literal
+arithmetic over other constants only.
+"""
+from __future__ import annotations
+
+import operator
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Optional
+
+from ..syntax import nodes as n
+
+# Python module paths that mean the DSL, and the prefix we write them with
+_DSL_MODULES = {
+    "pypto.language": "pl",
+    "pypto.language.distributed": "pld",
+}
+_JIT_MODULES = ("pypto.jit", "pypto.jit.decorator")
+
+
+@dataclass(frozen=True)
+class ImportedName:
+    """`from <module> import <name>`: a name that may be a pl function of another file."""
+
+    module: Optional[str]  # dotted, relative part only (None for `from . import x`)
+    level: int  # number of leading dots
+    name: str
+
+
+@dataclass
+class ModuleContext:
+    """Names visible at module level: DSL aliases, imported names and constants."""
+
+    aliases: dict[str, str] = field(default_factory=dict)  # local name -> canonical ('pl', 'pl.Out', ...)
+    imported: dict[str, ImportedName] = field(default_factory=dict)  # local name -> other module's name
+    modules: dict[str, tuple[str, int]] = field(default_factory=dict)  # `import a.b as m` -> ('a.b', 0)
+    constants: dict[str, Any] = field(default_factory=dict)
+
+    def add_import(self, stmt: n.Node) -> None:
+        if isinstance(stmt, n.Import):
+            for dotted, asname in stmt.names:
+                canonical = _canonical_module(dotted)
+                if asname:
+                    if canonical:
+                        self.aliases[asname] = canonical
+                    else:
+                        self.modules[asname] = (dotted, 0)
+                else:
+                    head = dotted.split(".")[0]
+                    if dotted.startswith("pypto"):
+                        self.aliases.setdefault(head, "@pypto")  # `import pypto.language` -> pypto.language.x
+                    else:
+                        self.modules[head] = (head, 0)
+        elif isinstance(stmt, n.ImportFrom):
+            module = stmt.module or ""
+            for name, asname in stmt.names:
+                local = asname or name
+                if name == "*":
+                    continue
+                full = f"{module}.{name}" if module else name
+                if stmt.level == 0 and (_canonical_module(full) or module.startswith("pypto")):
+                    canonical = _canonical_module(full) or _canonical_member(module, name)
+                    if canonical:
+                        self.aliases[local] = canonical
+                    continue
+                self.imported[local] = ImportedName(stmt.module, stmt.level, name)
+
+    def canonical(self, expr: Optional[n.Node]) -> Optional[str]:
+        """`pl.tile.store` (through aliases) for a DSL name expression, else None."""
+        path = n.dotted_name(expr)
+        if path is None:
+            return None
+        head, _, rest = path.partition(".")
+        base = self.aliases.get(head)
+        if base is None:
+            return None
+        if base == "@pypto":
+            canonical = _canonical_module(path.rsplit(".", 1)[0]) if "." in path else None
+            if canonical is None:
+                for module, prefix in sorted(_DSL_MODULES.items(), key=lambda kv: -len(kv[0])):
+                    if path.startswith(module + "."):
+                        return prefix + path[len(module):]
+                return None
+            return f"{canonical}.{path.rsplit('.', 1)[1]}"
+        return f"{base}.{rest}" if rest else base
+
+
+def _canonical_module(dotted: str) -> Optional[str]:
+    if dotted in _DSL_MODULES:
+        return _DSL_MODULES[dotted]
+    if dotted in _JIT_MODULES:
+        return "pl.jit@module"
+    if dotted.startswith("pypto.language.distributed."):
+        return "pld." + dotted[len("pypto.language.distributed."):]
+    if dotted.startswith("pypto.language."):
+        return "pl." + dotted[len("pypto.language."):]
+    return None
+
+
+def _canonical_member(module: str, name: str) -> Optional[str]:
+    """`from pypto.jit.decorator import jit` -> 'pl.jit'; `from pypto import language` -> 'pl'."""
+    if module in _JIT_MODULES and name == "jit":
+        return "pl.jit"
+    if module == "pypto" and name == "language":
+        return "pl"
+    if module == "pypto" and name == "jit":
+        return "pl.jit"
+    if module == "pypto.language" and name == "distributed":
+        return "pld"
+    base = _canonical_module(module)
+    if base and not base.endswith("@module"):
+        return f"{base}.{name}"
+    return None
+
+
+_BINARY = {
+    "+": operator.add, "-": operator.sub, "*": operator.mul, "//": operator.floordiv,
+    "/": operator.truediv, "%": operator.mod, "**": operator.pow, "<<": operator.lshift,
+    ">>": operator.rshift, "&": operator.and_, "|": operator.or_, "^": operator.xor,
+}
+
+
+def fold(expr: Optional[n.Node], constants: Mapping[str, Any]) -> Any:
+    """The value of a literal expression over known constants, or None."""
+    try:
+        return _fold(expr, constants)
+    except (ArithmeticError, TypeError, ValueError, OverflowError, RecursionError):
+        return None
+
+
+def _fold(expr, constants):
+    if isinstance(expr, n.Constant):
+        return expr.value if isinstance(expr.value, (int, float, bool)) else None
+    if isinstance(expr, n.Name):
+        return constants.get(expr.id)
+    if isinstance(expr, n.UnaryOp):
+        value = _fold(expr.operand, constants)
+        if value is None:
+            return None
+        return {"-": operator.neg, "+": operator.pos, "~": operator.invert, "not": operator.not_}[expr.op](value)
+    if isinstance(expr, n.BinOp):
+        left, right = _fold(expr.left, constants), _fold(expr.right, constants)
+        if left is None or right is None or expr.op not in _BINARY:
+            return None
+        if expr.op == "**" and isinstance(right, int) and abs(right) > 64:
+            return None
+        return _BINARY[expr.op](left, right)
+    return None

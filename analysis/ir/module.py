@@ -1,0 +1,142 @@
+"""Find the pl programs of a module: `@pl.program` classes, `@pl.jit` families, closures.
+
+Works on the parsed units of one document (unit-relative spans). A program is
+a closed set of functions that call each other: the methods of one class, or
+the module's (or one enclosing function's) decorated functions.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+from ..syntax import nodes as s
+from ..syntax.nodes import Span
+from .context import ModuleContext, fold
+from .lower import decorator_kind, is_program_class
+from .nodes import Kind
+
+
+@dataclass
+class FunctionSource:
+    """A pl function as written: where it is and how it is decorated."""
+
+    name: str
+    unit: int  # index of the unit holding it
+    node: s.FunctionDef
+    kind: Kind
+    jit: bool
+    attrs: dict
+    in_class: bool
+    constants: dict = field(default_factory=dict)  # closure constants visible to it
+
+
+@dataclass
+class ProgramDecl:
+    name: str
+    kind: str  # 'class' | 'module' | 'closure'
+    unit: int
+    span: Span
+    functions: list[FunctionSource] = field(default_factory=list)
+    parent: Optional[str] = None  # a closure program falls back to the module's functions
+
+
+def build_context(units: list[list[s.Stmt]]) -> ModuleContext:
+    """Imports and constants of the module's top level, in source order."""
+    ctx = ModuleContext()
+    for stmts in units:
+        for st in stmts:
+            if isinstance(st, (s.Import, s.ImportFrom)):
+                ctx.add_import(st)
+    for stmts in units:
+        for st in stmts:
+            _record_constant(st, ctx.constants)
+    return ctx
+
+
+def _record_constant(st: s.Stmt, constants: dict[str, Any]) -> None:
+    if isinstance(st, s.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], s.Name):
+        value = fold(st.value, constants)
+        if value is not None:
+            constants[st.targets[0].id] = value
+        else:
+            constants.pop(st.targets[0].id, None)
+    elif isinstance(st, s.AnnAssign) and isinstance(st.target, s.Name) and st.value is not None:
+        value = fold(st.value, constants)
+        if value is not None:
+            constants[st.target.id] = value
+
+
+def find_programs(ctx: ModuleContext, units: list[list[s.Stmt]], kinds: list[str],
+                  parents: list[Optional[int]]) -> list[ProgramDecl]:
+    """The programs of a module; `kinds`/`parents` describe each unit (see chunker.Unit)."""
+    programs: list[ProgramDecl] = []
+    module = ProgramDecl("<module>", "module", -1, Span(0, 0, 0, 0))
+    classes: dict[int, ProgramDecl] = {}
+    for index, stmts in enumerate(units):
+        kind = kinds[index]
+        if kind == "class":
+            for st in stmts:
+                if isinstance(st, s.ClassDef) and is_program_class(ctx, st):
+                    classes[index] = ProgramDecl(st.name, "class", index, st.name_span)
+                    programs.append(classes[index])
+            continue
+        if kind == "member":
+            program = classes.get(parents[index])
+            if program is None:
+                continue
+            for st in stmts:
+                if isinstance(st, s.FunctionDef):
+                    decorated = decorator_kind(ctx, st.decorators)
+                    if decorated:
+                        program.functions.append(FunctionSource(st.name, index, st, decorated[0], decorated[1],
+                                                                decorated[2], True))
+            continue
+        for st in stmts:
+            if isinstance(st, s.FunctionDef):
+                decorated = decorator_kind(ctx, st.decorators)
+                if decorated:
+                    module.functions.append(FunctionSource(st.name, index, st, decorated[0], decorated[1],
+                                                           decorated[2], False))
+                    continue
+            _closures(ctx, st, index, programs, dict(ctx.constants), st.name if isinstance(st, s.FunctionDef) else "")
+    if module.functions:
+        programs.insert(0, module)
+    return programs
+
+
+def _closures(ctx: ModuleContext, st: s.Stmt, index: int, programs: list[ProgramDecl],
+              constants: dict[str, Any], owner: str) -> None:
+    """Programs defined inside other code (most upstream test programs are closures)."""
+    bodies = []
+    if isinstance(st, (s.FunctionDef, s.ClassDef)):
+        bodies = [st.body]
+    elif isinstance(st, (s.If, s.For, s.While)):
+        bodies = [st.body, st.orelse]
+    elif isinstance(st, s.With):
+        bodies = [st.body]
+    elif isinstance(st, s.Other):
+        bodies = list(st.bodies)
+    for body in bodies:
+        local = dict(constants)
+        jit = ProgramDecl(f"<{owner or 'block'}>", "closure", index, st.span, parent="<module>")
+        for inner in body:
+            _record_constant(inner, local)
+            if isinstance(inner, s.ClassDef) and is_program_class(ctx, inner):
+                program = ProgramDecl(inner.name, "class", index, inner.name_span)
+                for member in inner.body:
+                    if isinstance(member, s.FunctionDef):
+                        decorated = decorator_kind(ctx, member.decorators)
+                        if decorated:
+                            program.functions.append(FunctionSource(member.name, index, member, decorated[0],
+                                                                    decorated[1], decorated[2], True, dict(local)))
+                programs.append(program)
+                continue
+            if isinstance(inner, s.FunctionDef):
+                decorated = decorator_kind(ctx, inner.decorators)
+                if decorated:
+                    jit.functions.append(FunctionSource(inner.name, index, inner, decorated[0], decorated[1],
+                                                        decorated[2], False, dict(local)))
+                    continue
+            _closures(ctx, inner, index, programs, local, inner.name if isinstance(inner, s.FunctionDef) else owner)
+        if jit.functions:
+            programs.append(jit)

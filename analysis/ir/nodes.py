@@ -1,0 +1,392 @@
+"""The source IR: pl functions in structured SSA form (spec §4 N3, N4).
+
+Lowering (lower.py) gives every assignment a fresh `Var` version, joins
+branches with phis, carries loop values through iter vars, and hoists nested
+calls into temporaries placed just before their statement (N4). Names are
+kept for display; identity is the `Var` object. Spans are relative to the
+unit the function was parsed from.
+"""
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from typing import Any, Iterator, Optional, Union
+
+from ..syntax.nodes import Span
+
+
+class Dir(enum.Enum):
+    """ParamDirection (D1)."""
+
+    IN = "In"
+    OUT = "Out"
+    INOUT = "InOut"
+
+    @property
+    def writes(self) -> bool:
+        return self is not Dir.IN
+
+    def merge(self, other: "Dir") -> "Dir":
+        """The stronger of the two along In < Out < InOut (O5)."""
+        order = (Dir.IN, Dir.OUT, Dir.INOUT)
+        return max(self, other, key=order.index)
+
+
+class ArgDir(enum.Enum):
+    """ArgDirection (D2)."""
+
+    INPUT = "Input"
+    OUTPUT = "Output"
+    INOUT = "InOut"
+    OUTPUT_EXISTING = "OutputExisting"
+    NO_DEP = "NoDep"
+    SCALAR = "Scalar"
+
+
+# H3: when several IR calls map to one source call, show the strongest
+ARG_STRENGTH = {ArgDir.INOUT: 5, ArgDir.OUTPUT: 4, ArgDir.OUTPUT_EXISTING: 3, ArgDir.INPUT: 2,
+                ArgDir.NO_DEP: 1, ArgDir.SCALAR: 0}
+
+
+class Kind(enum.Enum):
+    """FunctionType (S3)."""
+
+    OPAQUE = "Opaque"
+    ORCHESTRATION = "Orchestration"
+    INCORE = "InCore"
+    AIC = "AIC"
+    AIV = "AIV"
+    GROUP = "Group"
+    SPMD = "Spmd"
+    INLINE = "Inline"
+    GRAPH = "Graph"
+
+    @property
+    def is_wrapper(self) -> bool:
+        return self in (Kind.GROUP, Kind.SPMD)
+
+
+@dataclass(frozen=True)
+class Type:
+    """What the analysis needs of a type: its class, and shape/dtype text when known."""
+
+    cls: str  # 'tensor' | 'dtensor' | 'tile' | 'scalar' | 'array' | 'tuple' | 'unknown' | ...
+    shape: Optional[tuple] = None
+    dtype: Optional[str] = None
+    elts: tuple["Type", ...] = ()
+
+    @property
+    def is_tensor_arg(self) -> bool:
+        """S7: Tensor, DistributedTensor and tuples are tensor arguments; the rest is Scalar."""
+        return self.cls in ("tensor", "dtensor", "tuple")
+
+    @property
+    def is_shaped(self) -> bool:
+        """IW3: the parameter types InParamWritten checks."""
+        return self.cls in ("tensor", "dtensor", "tile", "array")
+
+
+UNKNOWN = Type("unknown")
+SCALAR = Type("scalar")
+TENSOR = Type("tensor")
+TILE = Type("tile")
+
+
+class Var:
+    """One SSA version of a source variable."""
+
+    __slots__ = ("name", "version", "span", "annotation")
+
+    def __init__(self, name: str, version: int, span: Optional[Span], annotation: Optional[Type] = None):
+        self.name = name
+        self.version = version
+        self.span = span  # where this version is bound
+        self.annotation = annotation  # `x: T = ...` or a parameter's type
+
+    def __repr__(self) -> str:
+        return f"{self.name}#{self.version}"
+
+
+# -- expressions ---------------------------------------------------------------
+
+
+@dataclass(eq=False)
+class Const:
+    value: Any
+    span: Optional[Span] = None
+
+
+@dataclass(eq=False)
+class Ref:
+    """A use of a variable version."""
+
+    var: Var
+    span: Optional[Span] = None
+
+
+@dataclass(eq=False)
+class Sym:
+    """A dotted name that is not a variable: `pl.FP32`, `pl.AtomicType.Add`, a module constant..."""
+
+    path: str
+    span: Optional[Span] = None
+
+
+@dataclass(eq=False)
+class OpCall:
+    """A call of a DSL operator (`pl.store`, `pl.tile.assemble`, ...); `dsl` is its canonical path."""
+
+    dsl: str
+    args: list["Expr"]
+    kwargs: dict[str, "Expr"]
+    span: Span
+    name_span: Span
+    owner: str = ""  # the function whose text holds this call (differs after inlining, N1)
+
+
+@dataclass(frozen=True)
+class CalleeRef:
+    """How a user call names its callee: `self.f` ('self', 'f') or a plain name ('name', 'f')."""
+
+    how: str
+    name: str
+    module: Optional[str] = None  # for `mod.f(...)` through an imported module
+
+
+@dataclass(eq=False)
+class UserCall:
+    """A call of a program function: direction-bearing (S4) unless its callee is Inline."""
+
+    callee: CalleeRef
+    args: list["Expr"]
+    arg_spans: list[Span]  # where each argument starts (for `pl.no_dep(x)`, the marker)
+    span: Span
+    name_span: Span
+    no_dep: frozenset[int] = frozenset()  # S10
+    no_dep_spans: dict = field(default_factory=dict)  # index -> span of the pl.no_dep marker
+    prefilled: Optional[tuple[ArgDir, ...]] = None  # S11
+    prefilled_span: Optional[Span] = None
+    submit: Optional[str] = None  # 'submit' | 'spmd_submit' (C12)
+    deps: list["Expr"] = field(default_factory=list)
+    problems: list[tuple[str, str, Span]] = field(default_factory=list)  # (code, message, span)
+    owner: str = ""  # the function whose text holds this call (differs after inlining, N1)
+
+
+@dataclass(eq=False)
+class TupleExpr:
+    elts: list["Expr"]
+    span: Optional[Span] = None
+
+
+@dataclass(eq=False)
+class TupleGet:
+    """Element `index` of a tuple-valued version (unpacking `a, b = ...`)."""
+
+    var: Var
+    index: int
+    span: Optional[Span] = None
+
+
+@dataclass(eq=False)
+class Subscript:
+    """`value[index]`: a slice or an element read, decided by the types (N5)."""
+
+    value: "Expr"
+    index: list["Expr"]
+    has_slice: bool
+    span: Span
+
+
+@dataclass(eq=False)
+class Arith:
+    """Arithmetic, comparison, boolean and other scalar expressions (foldable when constant)."""
+
+    op: str
+    operands: list["Expr"]
+    span: Optional[Span] = None
+
+
+@dataclass(eq=False)
+class Other:
+    """An expression the analysis does not model; its parts are still uses (conservative)."""
+
+    parts: list["Expr"]
+    span: Optional[Span] = None
+    what: str = ""
+
+
+Expr = Union[Const, Ref, Sym, OpCall, UserCall, TupleExpr, TupleGet, Subscript, Arith, Other]
+
+# -- statements ------------------------------------------------------------------
+
+
+@dataclass(eq=False)
+class Assign:
+    """`var = value` (var None: an expression statement). Calls appear only here (N4)."""
+
+    var: Optional[Var]
+    value: Expr
+    span: Span
+    hoisted: bool = False  # a temporary made by flattening
+
+
+@dataclass(eq=False)
+class Phi:
+    var: Var
+    then_value: Optional[Var]
+    else_value: Optional[Var]
+
+
+@dataclass(eq=False)
+class If:
+    cond: Expr
+    then: list["Stmt"]
+    orelse: list["Stmt"]
+    phis: list[Phi]
+    span: Span
+
+
+@dataclass(eq=False)
+class Carry:
+    """A loop-carried value: `iter_var` in the body starts as `init`; `result` after the loop."""
+
+    iter_var: Var
+    init: Optional[Var]
+    yield_value: Optional[Var]
+    result: Var
+
+
+@dataclass(eq=False)
+class Loop:
+    """A loop (kind: 'range', 'parallel', 'pipeline', 'while', 'python')."""
+
+    kind: str
+    loop_var: Optional[Var]
+    bounds: list[Expr]  # start, stop, step (range-like loops), or the condition (while)
+    carries: list[Carry]
+    body: list["Stmt"]
+    span: Span  # the header line
+    explicit: bool = False  # init_values= / pl.yield_ form
+    header_uses: list = field(default_factory=list)  # other header expressions (stage=, ...)
+
+    @property
+    def sequential(self) -> bool:
+        """C2: every loop but a parallel one counts for R-seq."""
+        return self.kind != "parallel"
+
+
+@dataclass(eq=False)
+class Scope:
+    """A `with`/`for` scope: 'incore' (pl.at CORE_GROUP), 'hierarchy' (pl.at other level),
+    'cluster', 'spmd', 'spmd_for', 'split_aiv' (outlined, §5), or 'runtime' (pl.scope,
+    pl.manual_scope: transparent), or 'python' (any other context manager: transparent)."""
+
+    kind: str
+    body: list["Stmt"]
+    span: Span  # the header line
+    attrs: dict[str, Any] = field(default_factory=dict)  # level, role, name_hint, core_num, ...
+    deps: list[Expr] = field(default_factory=list)
+    no_dep_args: list[tuple[str, Span]] = field(default_factory=list)  # S12, as written
+    tid: Optional[Var] = None  # `as tid`
+    submit: bool = False  # O2: a Submit (as tid, deps=, allow_early_resolve, predicate)
+    loop_var: Optional[Var] = None  # `for i in pl.spmd(n)`
+    uses: list[Expr] = field(default_factory=list)  # expressions in the header (core counts...)
+    owner: str = ""
+
+    @property
+    def outlined(self) -> bool:
+        return self.kind not in ("runtime", "python")
+
+
+@dataclass(eq=False)
+class Return:
+    values: list[Expr]
+    span: Span
+
+
+@dataclass(eq=False)
+class OpaqueStmt:
+    """A statement the analysis does not model; its uses still count as reads."""
+
+    uses: list[Expr]
+    span: Span
+    what: str = ""
+
+
+Stmt = Union[Assign, If, Loop, Scope, Return, OpaqueStmt]
+
+
+@dataclass
+class Param:
+    name: str
+    decl: Dir
+    type: Type
+    span: Span  # the parameter's name
+    var: Var  # version 0
+    annotation_span: Optional[Span] = None
+
+
+@dataclass
+class Function:
+    """One pl function as written (declared directions, source kind)."""
+
+    name: str
+    kind: Kind
+    params: list[Param]
+    returns: list[Type]
+    body: list[Stmt]
+    span: Span  # the name in `def name(`
+    header_span: Span  # the whole `def` line
+    jit: bool = False
+    level: Optional[str] = None
+    role: Optional[str] = None
+    problems: list[tuple[str, str, Span]] = field(default_factory=list)  # declaration errors
+    returns_span: Optional[Span] = None
+
+    def param_index(self, name: str) -> Optional[int]:
+        for i, p in enumerate(self.params):
+            if p.name == name:
+                return i
+        return None
+
+
+def walk_stmts(body: list[Stmt]) -> Iterator[Stmt]:
+    """Every statement, nested ones included, in source order."""
+    for stmt in body:
+        yield stmt
+        if isinstance(stmt, If):
+            yield from walk_stmts(stmt.then)
+            yield from walk_stmts(stmt.orelse)
+        elif isinstance(stmt, (Loop, Scope)):
+            yield from walk_stmts(stmt.body)
+
+
+def expr_vars(expr: Any) -> Iterator[Var]:
+    """Every variable version an expression uses."""
+    if isinstance(expr, Ref):
+        yield expr.var
+    elif isinstance(expr, TupleGet):
+        yield expr.var
+    elif isinstance(expr, (OpCall,)):
+        for a in expr.args:
+            yield from expr_vars(a)
+        for a in expr.kwargs.values():
+            yield from expr_vars(a)
+    elif isinstance(expr, UserCall):
+        for a in expr.args:
+            yield from expr_vars(a)
+        for a in expr.deps:
+            yield from expr_vars(a)
+    elif isinstance(expr, (TupleExpr,)):
+        for a in expr.elts:
+            yield from expr_vars(a)
+    elif isinstance(expr, Subscript):
+        yield from expr_vars(expr.value)
+        for a in expr.index:
+            yield from expr_vars(a)
+    elif isinstance(expr, Arith):
+        for a in expr.operands:
+            yield from expr_vars(a)
+    elif isinstance(expr, Other):
+        for a in expr.parts:
+            yield from expr_vars(a)

@@ -1,0 +1,156 @@
+"""Stage N (§4): expand Inline callees into their callers (N1) and drop zero-trip loops (D7).
+
+`pl.unroll` (N2), SSA (N3) and flattening (N4) already happened in lowering.
+An expanded call keeps the spans and owner of the helper's text, so its
+directions are shown on the helper's lines (H3).
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Callable, Optional
+
+from ..ir import nodes as ir
+
+# resolves a call to an Inline function: (its params, its body) or None
+InlineLookup = Callable[[ir.UserCall], Optional[tuple[list, list]]]
+
+_MAX_DEPTH = 8
+
+
+def const_trip_count(loop: ir.Loop) -> Optional[int]:
+    """B7: the iteration count of a range-like loop whose bounds are integer constants."""
+    if loop.kind not in ("range", "parallel", "pipeline"):
+        return None
+    values = []
+    for bound in loop.bounds:
+        if not isinstance(bound, ir.Const) or not isinstance(bound.value, int) or isinstance(bound.value, bool):
+            return None
+        values.append(bound.value)
+    if not values or len(values) > 3:
+        return None
+    start, stop, step = (0, values[0], 1) if len(values) == 1 else (values + [1])[:3]
+    if step == 0:
+        return None
+    return len(range(start, stop, step))
+
+
+def normalise(body: list, inline_of: InlineLookup, depth: int = 0) -> list:
+    out: list = []
+    for stmt in body:
+        if isinstance(stmt, ir.Assign) and isinstance(stmt.value, ir.UserCall) and not stmt.value.submit:
+            helper = inline_of(stmt.value) if depth < _MAX_DEPTH else None
+            if helper is not None:
+                out.extend(_expand(stmt, helper, inline_of, depth))
+                continue
+        if isinstance(stmt, ir.If):
+            stmt = replace(stmt, then=normalise(stmt.then, inline_of, depth),
+                           orelse=normalise(stmt.orelse, inline_of, depth))
+        elif isinstance(stmt, ir.Loop):
+            if const_trip_count(stmt) == 0:  # D7: Simplify deletes the loop; results are the inits
+                out.extend(ir.Assign(c.result, ir.Ref(c.init, stmt.span), stmt.span)
+                           for c in stmt.carries if c.init is not None)
+                continue
+            stmt = replace(stmt, body=normalise(stmt.body, inline_of, depth))
+        elif isinstance(stmt, ir.Scope):
+            stmt = replace(stmt, body=normalise(stmt.body, inline_of, depth))
+        out.append(stmt)
+    return out
+
+
+def _expand(stmt: ir.Assign, helper: tuple[list, list], inline_of: InlineLookup, depth: int) -> list:
+    """N1: a fresh copy of the helper's body with its parameters bound to the arguments."""
+    params, body = helper
+    call: ir.UserCall = stmt.value
+    out: list = []
+    mapping: dict[ir.Var, ir.Var] = {}
+    for param, arg in zip(params, call.args):
+        if isinstance(arg, ir.Ref):
+            mapping[param.var] = arg.var
+        else:
+            temp = ir.Var(param.name, 0, call.span)
+            out.append(ir.Assign(temp, arg, call.span, hoisted=True))
+            mapping[param.var] = temp
+    cloner = _Cloner(mapping)
+    copied = cloner.block(body)
+    result = None
+    if copied and isinstance(copied[-1], ir.Return):
+        ret = copied.pop()
+        if len(ret.values) == 1:
+            result = ret.values[0]
+        elif ret.values:
+            result = ir.TupleExpr(ret.values, ret.span)
+    out.extend(normalise(copied, inline_of, depth + 1))
+    if stmt.var is not None:
+        out.append(ir.Assign(stmt.var, result if result is not None else ir.Const(None), stmt.span))
+    return out
+
+
+class _Cloner:
+    """Copies statements with fresh versions for every variable they define."""
+
+    def __init__(self, mapping: dict):
+        self.map = mapping
+
+    def var(self, v: Optional[ir.Var]) -> Optional[ir.Var]:
+        if v is None:
+            return None
+        return self.map.get(v, v)
+
+    def define(self, v: Optional[ir.Var]) -> Optional[ir.Var]:
+        if v is None:
+            return None
+        fresh = ir.Var(v.name, v.version, v.span, v.annotation)
+        self.map[v] = fresh
+        return fresh
+
+    def block(self, body: list) -> list:
+        return [self.stmt(s) for s in body]
+
+    def stmt(self, st):
+        if isinstance(st, ir.Assign):
+            value = self.expr(st.value)
+            return ir.Assign(self.define(st.var), value, st.span, st.hoisted)
+        if isinstance(st, ir.If):
+            cond = self.expr(st.cond)
+            then, orelse = self.block(st.then), self.block(st.orelse)
+            phis = [ir.Phi(self.define(p.var), self.var(p.then_value), self.var(p.else_value)) for p in st.phis]
+            return ir.If(cond, then, orelse, phis, st.span)
+        if isinstance(st, ir.Loop):
+            bounds = [self.expr(b) for b in st.bounds]
+            inits = [(c, self.var(c.init), self.define(c.iter_var)) for c in st.carries]
+            loop_var = self.define(st.loop_var)
+            body = self.block(st.body)
+            carries = [ir.Carry(iv, init, self.var(c.yield_value), self.define(c.result)) for c, init, iv in inits]
+            return replace(st, loop_var=loop_var, bounds=bounds, carries=carries, body=body,
+                           header_uses=[self.expr(e) for e in st.header_uses])
+        if isinstance(st, ir.Scope):
+            uses = [self.expr(e) for e in st.uses]
+            deps = [self.expr(e) for e in st.deps]
+            loop_var = self.define(st.loop_var)
+            body = self.block(st.body)
+            return replace(st, body=body, uses=uses, deps=deps, tid=self.define(st.tid), loop_var=loop_var)
+        if isinstance(st, ir.Return):
+            return ir.Return([self.expr(v) for v in st.values], st.span)
+        if isinstance(st, ir.OpaqueStmt):
+            return ir.OpaqueStmt([self.expr(u) for u in st.uses], st.span, st.what)
+        return st
+
+    def expr(self, e):
+        if isinstance(e, ir.Ref):
+            return ir.Ref(self.var(e.var), e.span)
+        if isinstance(e, ir.TupleGet):
+            return ir.TupleGet(self.var(e.var), e.index, e.span)
+        if isinstance(e, ir.OpCall):
+            return replace(e, args=[self.expr(a) for a in e.args],
+                           kwargs={k: self.expr(v) for k, v in e.kwargs.items()})
+        if isinstance(e, ir.UserCall):
+            return replace(e, args=[self.expr(a) for a in e.args], deps=[self.expr(d) for d in e.deps])
+        if isinstance(e, ir.TupleExpr):
+            return ir.TupleExpr([self.expr(x) for x in e.elts], e.span)
+        if isinstance(e, ir.Subscript):
+            return ir.Subscript(self.expr(e.value), [self.expr(i) for i in e.index], e.has_slice, e.span)
+        if isinstance(e, ir.Arith):
+            return ir.Arith(e.op, [self.expr(o) for o in e.operands], e.span)
+        if isinstance(e, ir.Other):
+            return ir.Other([self.expr(p) for p in e.parts], e.span, e.what)
+        return e

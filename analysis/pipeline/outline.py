@@ -1,0 +1,310 @@
+"""Stage O (§5): outline scopes into functions and infer their parameter directions.
+
+Three passes, as the compiler runs them (O1): hierarchy `pl.at` scopes (from
+Opaque functions), then InCore scopes (`pl.at(level=CORE_GROUP)`, the body of
+`pl.spmd` loop forms, top-level `pl.split_aiv`), then `pl.cluster()` and
+`pl.spmd` wrappers. Inner scopes are outlined before the scopes around them.
+Each scope becomes a `Fn` whose parameters are its live-ins (O3), with
+directions from InferParamDirections (O5), and a `Dispatch` in the parent.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Optional
+
+from ..ir import nodes as ir
+from ..ir.nodes import Dir, Kind
+from ..registry.model import Effect
+from .model import Derivation, Dispatch, Evidence, Fn, FnParam
+from .types import resolve_op
+from .walk import defined_vars, expr_uses, iter_uses, top_level_defs
+
+_PASS_KINDS = {
+    "hierarchy": ("hierarchy",),
+    "incore": ("incore", "split_aiv"),
+    "wrapper": ("cluster", "spmd"),
+}
+
+
+def outline_program(state) -> None:
+    """Outline every scope of every eligible function of `state` (a ProgramState)."""
+    for stage in ("hierarchy", "incore", "wrapper"):
+        for fn in list(state.fns.values()):
+            if not _eligible(fn, stage):
+                continue
+            outlined_incore = [0]
+            fn.body = _rewrite(state, fn, fn.body, stage, outlined_incore)
+            if stage == "incore" and outlined_incore[0] and fn.kind is Kind.OPAQUE:
+                fn.kind = Kind.ORCHESTRATION  # O1: an Opaque parent of an InCore scope is promoted
+
+
+def _eligible(fn: Fn, stage: str) -> bool:
+    if stage == "hierarchy":
+        return fn.kind is Kind.OPAQUE
+    return fn.kind in (Kind.OPAQUE, Kind.ORCHESTRATION)
+
+
+def _rewrite(state, fn: Fn, body: list, stage: str, counter: list) -> list:
+    out = []
+    for stmt in body:
+        if isinstance(stmt, ir.If):
+            stmt = replace(stmt, then=_rewrite(state, fn, stmt.then, stage, counter),
+                           orelse=_rewrite(state, fn, stmt.orelse, stage, counter))
+        elif isinstance(stmt, ir.Loop):
+            stmt = replace(stmt, body=_rewrite(state, fn, stmt.body, stage, counter))
+        elif isinstance(stmt, ir.Scope):
+            inner = _unwrap_spmd(stmt.body) if stmt.kind == "cluster" and stage == "wrapper" else stmt.body
+            rewritten = replace(stmt, body=_rewrite(state, fn, inner, stage, counter))
+            if stage == "incore" and (stmt.kind == "spmd_for" or (stmt.kind == "spmd" and _reads_block_idx(stmt.body))):
+                # the loop form (and a body reading the block index) wraps an auto-outlined InCore scope
+                counter[0] += 1
+                inner = _outline(state, fn, replace(rewritten, kind="incore"), stmt)
+                stmt = replace(rewritten, kind="spmd", body=[inner])
+                out.append(stmt)
+                continue
+            if stmt.kind in _PASS_KINDS[stage]:
+                if stage == "incore":
+                    counter[0] += 1
+                out.append(_outline(state, fn, rewritten, stmt))
+                continue
+            stmt = rewritten
+        out.append(stmt)
+    return out
+
+
+def _outline(state, parent: Fn, scope: ir.Scope, original: ir.Scope) -> Dispatch:
+    """`original` is the scope as it stands in the parent's body (for the uses after it)."""
+    body = scope.body
+    kind = {"incore": Kind.INCORE, "split_aiv": Kind.INCORE, "hierarchy": Kind.OPAQUE,
+            "cluster": Kind.GROUP, "spmd": Kind.SPMD, "spmd_for": Kind.SPMD}[scope.kind]
+    captures = _live_ins(body, scope)
+    used_after = _uses_outside(parent.body, original)
+    outputs = [v for v in top_level_defs(body) if v in used_after]
+    name = _name(parent, scope, state)
+    params = [FnParam(v.name, Dir.IN, parent.types.get(v, v.annotation or ir.UNKNOWN), v, scope.span)
+              for v in captures]
+    fn = Fn(key=name, name=name, kind=kind, params=params, body=body, owner=scope.owner or parent.owner,
+            origin="outlined", scope=scope, parent=parent.key, level=scope.attrs.get("level"),
+            role=scope.attrs.get("role"), types=parent.types)
+    _infer_param_directions(state, fn, hierarchy=scope.kind == "hierarchy")
+    state.add(fn)
+    aliases = _output_aliases(state, fn, outputs)
+    no_dep, no_dep_spans, problems = set(), {}, []
+    for name_, span in scope.no_dep_args:
+        matches = [i for i, v in enumerate(captures) if v.name == name_]
+        if matches:
+            no_dep.add(matches[0])
+            no_dep_spans[matches[0]] = span
+        else:
+            problems.append(("NoDepArgNotCaptured",
+                             f"no_dep_args names '{name_}', which this scope does not use (S12)", span))
+    call = ir.UserCall(ir.CalleeRef("fn", fn.key), [ir.Ref(v, scope.span) for v in captures],
+                       [scope.span] * len(captures), scope.span, scope.span, frozenset(no_dep), no_dep_spans,
+                       submit="scope" if scope.submit else None, deps=list(scope.deps), problems=problems,
+                       owner=scope.owner or parent.owner)
+    return Dispatch(call, [(v, aliases.get(v)) for v in outputs], scope, scope.span)
+
+
+def _name(parent: Fn, scope: ir.Scope, state) -> str:
+    hint = scope.attrs.get("name_hint")
+    base = hint if isinstance(hint, str) and hint else f"{parent.name}_{scope.kind}"
+    name, n = base, 0
+    while name in state.fns:
+        n += 1
+        name = f"{base}_{n}"
+    return name
+
+
+def _unwrap_spmd(body: list) -> list:
+    """O1: a pl.spmd inside pl.cluster() joins the one Group."""
+    out = []
+    for stmt in body:
+        if isinstance(stmt, ir.Scope) and stmt.kind == "spmd":
+            out.extend(_unwrap_spmd(stmt.body))
+        else:
+            out.append(stmt)
+    return out
+
+
+def _reads_block_idx(body: list) -> bool:
+    for stmt in ir.walk_stmts(body):
+        if isinstance(stmt, ir.Assign) and isinstance(stmt.value, ir.OpCall) and \
+                stmt.value.dsl.endswith("get_block_idx"):
+            return True
+    return False
+
+
+def _live_ins(body: list, scope: ir.Scope) -> list:
+    """O3: variables the body uses before defining them, in order of first use."""
+    defined = defined_vars(body)
+    for v in (scope.loop_var, scope.tid):
+        if v is not None:
+            defined.add(v)
+    seen: dict = {}
+    for v in iter_uses(body):
+        if v not in defined and v not in seen:
+            seen[v] = None
+    return list(seen)
+
+
+def _uses_outside(body: list, scope: ir.Scope) -> set:
+    """Variables used anywhere in `body` except inside `scope`."""
+    out: set = set()
+    for stmt in body:
+        if stmt is scope:
+            continue
+        if isinstance(stmt, ir.If):
+            out.update(expr_uses(stmt.cond))
+            out |= _uses_outside(stmt.then, scope) | _uses_outside(stmt.orelse, scope)
+            out.update(v for phi in stmt.phis for v in (phi.then_value, phi.else_value) if v is not None)
+        elif isinstance(stmt, (ir.Loop, ir.Scope)):
+            out.update(iter_uses([replace(stmt, body=[])]))
+            out |= _uses_outside(stmt.body, scope)
+        else:
+            out.update(iter_uses([stmt]))
+    return out
+
+
+# -- O5 InferParamDirections ----------------------------------------------------------
+
+
+def _infer_param_directions(state, fn: Fn, hierarchy: bool) -> None:
+    caps = [p.var for p in fn.params]
+    index = {v: k for k, v in enumerate(caps)}
+    alias: dict = dict(index)  # var -> the capture it names (result aliases, loop carries)
+    read = [None] * len(caps)  # first read span, or None
+    writes: dict[int, list] = {}  # step 1b / 1a evidence
+    stores: set = set()
+    callee_read = [False] * len(caps)
+    callee_write: dict[int, list] = {}
+
+    def mark_read(expr, span) -> None:
+        for v in ir.expr_vars(expr):
+            k = alias.get(v)
+            if k is not None and read[k] is None:
+                read[k] = span
+
+    def visit(body: list) -> None:
+        for stmt in body:
+            if isinstance(stmt, ir.Assign):
+                value = stmt.value
+                if isinstance(value, ir.OpCall):
+                    view = resolve_op(value, fn.types, state.registry)
+                    for arg, op_index in view.arguments():
+                        effect = view.effect_at(op_index)
+                        if effect is not Effect.WRITE:  # step 0: a pure-write slot is not a read
+                            mark_read(arg, stmt.span)
+                        if effect.writes and isinstance(arg, ir.Ref) and arg.var in index:
+                            writes.setdefault(index[arg.var], []).append((view.op_name, stmt.span))  # step 1b
+                    if view.op_name == "tile.store":
+                        target = view.arg_for(2)
+                        if isinstance(target, ir.Ref) and target.var in alias:
+                            stores.add(alias[target.var])  # step 1a (O4)
+                    aliased = state.registry.result_alias(view.op_name)
+                    source = view.arg_for(aliased) if aliased is not None else None
+                    if stmt.var is not None and isinstance(source, ir.Ref) and source.var in alias:
+                        alias[stmt.var] = alias[source.var]
+                elif isinstance(value, ir.UserCall):
+                    user_call(value, stmt.span)
+                else:
+                    mark_read(value, stmt.span)
+            elif isinstance(stmt, Dispatch):
+                user_call(stmt.call, stmt.span)
+                for v, k in stmt.outputs:
+                    if k is not None and isinstance(stmt.call.args[k], ir.Ref) and stmt.call.args[k].var in alias:
+                        alias[v] = alias[stmt.call.args[k].var]
+            elif isinstance(stmt, ir.If):
+                mark_read(stmt.cond, stmt.span)
+                visit(stmt.then)
+                visit(stmt.orelse)
+                for phi in stmt.phis:
+                    for v in (phi.then_value, phi.else_value):
+                        if v is not None:
+                            mark_read(ir.Ref(v), stmt.span)
+            elif isinstance(stmt, ir.Loop):
+                for b in stmt.bounds + stmt.header_uses:
+                    mark_read(b, stmt.span)
+                for c in stmt.carries:
+                    if c.init is not None and c.init in alias:
+                        alias[c.iter_var] = alias[c.init]
+                visit(stmt.body)
+                for c in stmt.carries:
+                    if c.yield_value is not None and c.yield_value in alias:
+                        alias[c.result] = alias[c.yield_value]
+            elif isinstance(stmt, ir.Scope):
+                for e in stmt.uses + stmt.deps:
+                    mark_read(e, stmt.span)
+                visit(stmt.body)
+            elif isinstance(stmt, ir.Return):
+                for e in stmt.values:
+                    mark_read(e, stmt.span)
+            elif isinstance(stmt, ir.OpaqueStmt):
+                for e in stmt.uses:
+                    mark_read(e, stmt.span)
+
+    def user_call(call: ir.UserCall, span) -> None:
+        callee = state.callee(call)
+        dirs = callee.dirs if callee is not None else None
+        covered = dirs is not None and (len(call.args) <= len(dirs) if call.submit else len(call.args) == len(dirs))
+        for i, arg in enumerate(call.args):
+            g = dirs[i] if covered else None
+            if g is not Dir.OUT:  # step 0: an Out slot of a user function is not a read
+                mark_read(arg, span)
+            if g is not None and isinstance(arg, ir.Ref) and arg.var in alias:  # step 2
+                k = alias[arg.var]
+                if g in (Dir.IN, Dir.INOUT):
+                    callee_read[k] = True
+                if g in (Dir.OUT, Dir.INOUT):
+                    callee_write.setdefault(k, []).append((callee.name, span))
+        for d in call.deps:
+            mark_read(d, span)
+
+    visit(fn.body)
+    owner = fn.owner
+    for k, param in enumerate(fn.params):
+        wdir = Dir.INOUT if read[k] is not None else Dir.OUT
+        evidence = []
+        if read[k] is not None:
+            evidence.append(Evidence("read", owner, read[k]))
+        if k in stores and not hierarchy:
+            fn.promote(k, wdir, Derivation("O5", f"stored into by tile.store in the scope (step 1a): {wdir.value}",
+                                           tuple(evidence)))
+        for op_name, span in writes.get(k, []):
+            fn.promote(k, wdir, Derivation("O5", f"written by {op_name} in the scope (step 1b): {wdir.value}",
+                                           tuple(evidence) + (Evidence("write", owner, span, op_name),)))
+        if k in callee_write:
+            to = Dir.INOUT if (callee_read[k] or read[k] is not None) else Dir.OUT
+            name, span = callee_write[k][0]
+            fn.promote(k, to, Derivation("O5", f"passed to {name}, which writes it (step 2): {to.value}",
+                                         tuple(evidence) + (Evidence("callee", owner, span, name),)))
+    for k, param in enumerate(fn.params):
+        fn.params[k] = replace(param, decl=fn.dirs[k])  # the outlined function is declared with these
+    fn.reasons = {k: list(v) for k, v in fn.reasons.items()}
+
+
+def _output_aliases(state, fn: Fn, outputs: list) -> dict:
+    """O4/B9: an output that is a captured buffer written in place names that capture (its index)."""
+    index = {p.var: k for k, p in enumerate(fn.params)}
+    origin: dict = dict(index)
+    for stmt in ir.walk_stmts(fn.body):
+        if isinstance(stmt, ir.Assign) and stmt.var is not None:
+            value = stmt.value
+            if isinstance(value, ir.Ref) and value.var in origin:
+                origin[stmt.var] = origin[value.var]
+            elif isinstance(value, ir.OpCall):
+                view = resolve_op(value, fn.types, state.registry)
+                aliased = state.registry.result_alias(view.op_name)
+                source = view.arg_for(aliased) if aliased is not None else None
+                if isinstance(source, ir.Ref) and source.var in origin:
+                    origin[stmt.var] = origin[source.var]
+        elif isinstance(stmt, ir.Loop):
+            for c in stmt.carries:
+                if c.init in origin:
+                    origin[c.iter_var] = origin[c.init]
+                    origin[c.result] = origin[c.init]
+        elif isinstance(stmt, Dispatch):
+            for v, k in stmt.outputs:
+                arg = stmt.call.args[k] if k is not None else None
+                if isinstance(arg, ir.Ref) and arg.var in origin:
+                    origin[v] = origin[arg.var]
+    return {v: origin[v] for v in outputs if v in origin}

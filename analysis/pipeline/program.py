@@ -1,0 +1,199 @@
+"""Run the whole chain of §3 on one program: N, O, U, P, W, then B/PW/C per function, and IW.
+
+The order matters (§3): outlining sees declared directions, the InCore
+upgrade runs before caller propagation, wrappers are materialised last.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Optional
+
+from ..ir import nodes as ir
+from ..ir.nodes import Kind
+from ..registry.registry import Registry
+from ..syntax.nodes import Span
+from .calls import derive_calls, is_tensor_arg
+from .in_param_written import InParamWrite, applies, check
+from .model import CallResult, Evidence, Fn, FnParam
+from .normalise import normalise
+from .outline import outline_program
+from .propagate import propagate
+from .types import expr_type, infer_types, resolve_op
+from .upgrade import upgrade
+from .walk import calls, op_calls
+from .wrappers import materialize
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A diagnostic the chain found: misuse (error) or an operator without declarations (information)."""
+
+    code: str
+    severity: str  # 'error' | 'warning' | 'information'
+    message: str
+    owner: str
+    span: Span
+    related: tuple[Evidence, ...] = ()
+
+
+@dataclass
+class ProgramResult:
+    name: str
+    fns: dict[str, Fn]
+    calls: list[CallResult]
+    in_param_written: list[InParamWrite]
+    problems: list[Problem] = field(default_factory=list)
+
+
+class ProgramState:
+    """The functions of one program and how a call finds its callee."""
+
+    def __init__(self, registry: Registry, external: Callable[[ir.CalleeRef], Optional[Fn]]):
+        self.registry = registry
+        self.fns: dict[str, Fn] = {}
+        self.external = external
+        self._resolved: dict = {}
+
+    def add(self, fn: Fn) -> None:
+        self.fns[fn.key] = fn
+
+    def callee(self, call: ir.UserCall) -> Optional[Fn]:
+        ref = call.callee
+        if ref.how in ("self", "name", "fn"):
+            fn = self.fns.get(ref.name)
+            if fn is not None:
+                return fn
+        if ref.how == "fn":
+            return None
+        return self.external(ref)
+
+
+def user_fn(function: ir.Function) -> Fn:
+    params = [FnParam(p.name, p.decl, p.type, p.var, p.span) for p in function.params]
+    return Fn(key=function.name, name=function.name, kind=function.kind, params=params, body=function.body,
+              owner=function.name, source=function, returns=function.returns, level=function.level,
+              role=function.role)
+
+
+def analyse_program(name: str, functions: list[ir.Function], registry: Registry,
+                    external: Callable[[ir.CalleeRef], Optional[Fn]] = lambda ref: None) -> ProgramResult:
+    state = ProgramState(registry, external)
+    for function in functions:
+        state.add(user_fn(function))
+    users = [fn for fn in state.fns.values()]
+
+    def inline_of(call: ir.UserCall):
+        callee = state.callee(call)
+        if callee is not None and callee.kind is Kind.INLINE and callee.origin != "outlined":
+            return callee.params, callee.body
+        return None
+
+    def returns_of(call: ir.UserCall):
+        callee = state.callee(call)
+        return callee.returns if callee is not None else None
+
+    analysed = [fn for fn in users if fn.kind is not Kind.INLINE]
+    for fn in analysed:  # N1
+        fn.body = normalise(fn.body, inline_of)
+    for fn in users:
+        fn.types = infer_types(fn.params, fn.body, registry, returns_of)
+    if any(not fn.returns for fn in users):  # no return annotation: what the body returns
+        for fn in users:
+            fn.returns = fn.returns or _returned_types(fn)
+        for fn in users:
+            fn.types = infer_types(fn.params, fn.body, registry, returns_of)
+    declared = {fn.key: fn.body for fn in analysed}
+    promoted = {fn.key for fn in analysed if not applies(fn) and fn.kind is Kind.OPAQUE}
+
+    for fn in users:  # inline helpers are analysed only through their expansions
+        if fn.kind is Kind.INLINE:
+            fn.origin = "inline"
+    outline_program(state)
+    for fn in list(state.fns.values()):
+        upgrade(state, fn)
+    propagate(state)
+    materialize(state)
+
+    results: list[CallResult] = []
+    for fn in state.fns.values():
+        if fn.origin in ("inline", "external"):
+            continue
+        results.extend(derive_calls(state, fn))
+
+    writes: list[InParamWrite] = []
+    for fn in analysed:
+        if fn.key in promoted:
+            continue
+        kind_as_declared = fn.source.kind if fn.source else fn.kind
+        probe = Fn(fn.key, fn.name, kind_as_declared, fn.params, declared[fn.key], fn.owner, source=fn.source,
+                   types=fn.types)
+        if applies(probe):
+            spans = {k: p.annotation_span for k, p in enumerate(fn.source.params)} if fn.source else {}
+            writes.extend(check(state, probe, declared[fn.key], spans))
+
+    problems = _problems(state, analysed, results)
+    return ProgramResult(name, state.fns, results, writes, problems)
+
+
+def _returned_types(fn: Fn) -> list:
+    for stmt in ir.walk_stmts(fn.body):
+        if isinstance(stmt, ir.Return) and stmt.values:
+            return [expr_type(v, fn.types) for v in stmt.values]
+    return []
+
+
+def _problems(state: ProgramState, analysed: list[Fn], results: list[CallResult]) -> list[Problem]:
+    out: list[Problem] = []
+    for fn in state.fns.values():
+        if fn.source is not None:
+            for code, message, span in fn.source.problems:
+                out.append(Problem(code, "error", message, fn.owner, span))
+    for result in results:
+        call = result.call
+        for code, message, span in call.problems:
+            out.append(Problem(code, "error", message, call.owner, span))
+        if result.directions is None or result.dispatch:
+            continue
+        fn = state.fns[result.fn]
+        for i in sorted(call.no_dep):
+            if i < len(result.directions) and call.prefilled is None:
+                callee = state.callee(call)
+                if callee is not None and not is_tensor_arg(fn, callee, i, call.args[i]):
+                    out.append(Problem("NoDepOnScalar", "error",
+                                       "pl.no_dep() on a non-tensor argument: the runtime rejects NoDep on a "
+                                       "scalar slot (D3)", call.owner, call.no_dep_spans.get(i, call.span)))
+    seen: set = set()
+    for fn in state.fns.values():
+        if fn.origin in ("external",):
+            continue
+        for stmt in op_calls(fn.body):
+            call = stmt.value
+            view = resolve_op(call, fn.types, state.registry)
+            key = (call.owner or fn.owner, view.op_name or call.dsl)
+            if key in seen or call.dsl == "@setitem":
+                continue
+            if view.op_name is None:
+                if _is_operator_name(call.dsl):
+                    seen.add(key)
+                    out.append(Problem("UnknownOperator", "information",
+                                       f"{call.dsl} is not an operator PyPTO registers: PyPTO Lens treats it as "
+                                       "reading its arguments", call.owner or fn.owner, call.name_span))
+                continue
+            if view.resolved.op is not None and not view.resolved.op.classified and call.args:
+                seen.add(key)
+                out.append(Problem("UnclassifiedOperator", "information",
+                                   f"{view.op_name} declares no argument effects: every analysis reads it as "
+                                   "writing nothing (missing declarations are invisible)",
+                                   call.owner or fn.owner, call.name_span))
+    return out
+
+
+_NOT_OPERATORS = {"range", "parallel", "pipeline", "unroll", "while_", "yield_", "cond", "at", "spmd", "cluster",
+                  "scope", "manual_scope", "split_aiv", "no_dep", "submit", "spmd_submit", "const", "static_print",
+                  "static_assert", "func_attr"}
+
+
+def _is_operator_name(dsl: str) -> bool:
+    last = dsl.rsplit(".", 1)[-1]
+    head = dsl.split(".", 1)[0]
+    return head in ("pl", "pld") and last not in _NOT_OPERATORS and last[:1].islower()

@@ -1,0 +1,57 @@
+"""Stage P (§7): a caller's parameter that a callee writes becomes Out/InOut (P3).
+
+Arguments are resolved to buffers with the skip policy (P2), so a loop-carried
+value rooted at a parameter propagates too (oracle-differences D2, seeds win);
+Submits count (D3). Repeated over all callers until nothing changes (P4).
+"""
+from __future__ import annotations
+
+from ..ir import nodes as ir
+from ..ir.nodes import Dir, Kind
+from .model import Derivation, Evidence, Fn
+from .roots import Roots
+from .walk import calls
+
+
+def propagate(state) -> None:
+    callers = [fn for fn in state.fns.values() if fn.kind is not Kind.INCORE and fn.origin not in ("external", "inline")]
+    changed = True
+    rounds = 0
+    while changed and rounds < 4 * (len(state.fns) + 1):
+        changed = False
+        rounds += 1
+        for fn in callers:
+            if _propagate_one(state, fn):
+                changed = True
+
+
+def _propagate_one(state, fn: Fn) -> bool:
+    roots = Roots(state, fn, policy="skip")
+    params = {p.var: k for k, p in enumerate(fn.params)}
+    changed = False
+    for stmt, call in calls(fn.body):
+        callee = state.callee(call)
+        if callee is None:
+            continue
+        for i in range(min(len(call.args), len(callee.dirs))):
+            g = callee.dirs[i]
+            if not g.writes:
+                continue
+            arg = call.args[i]
+            if not isinstance(arg, ir.Ref):
+                continue
+            info = roots.of(arg)
+            candidates = info.roots if info.roots else (arg.var,)
+            for root in candidates:
+                k = params.get(root)
+                if k is None:
+                    continue
+                to = Dir.OUT if g is Dir.OUT else Dir.INOUT
+                if g is Dir.OUT and fn.dirs[k] is not Dir.IN:
+                    continue
+                why = Derivation("P3", f"passed to {callee.name} ({callee.params[i].name}: {g.value}): "
+                                       f"propagated to {to.value}",
+                                 (Evidence("callee", call.owner or fn.owner, call.span, callee.name),))
+                if fn.promote(k, to, why):
+                    changed = True
+    return changed

@@ -1,0 +1,223 @@
+"""S7/S8: the type class of every variable version, and the op each DSL call emits.
+
+Types come from annotations, from the op that defined a version (tensor ops
+give tensors, tile ops tiles, reads scalars), from callee return annotations,
+and flow through copies, phis and loop carries.
+"""
+from __future__ import annotations
+
+from typing import Callable, Mapping, Optional
+
+from ..ir import nodes as ir
+from ..ir.nodes import Type
+from ..registry.model import Effect, normalise_kwarg_value
+from ..registry.registry import SCALAR_RESULT_OPS, Registry, ResolvedCall
+
+ReturnsOf = Callable[[ir.UserCall], Optional[list[Type]]]
+
+
+def expr_type(expr, types: Mapping) -> Type:
+    if isinstance(expr, ir.Ref):
+        return types.get(expr.var, expr.var.annotation or ir.UNKNOWN)
+    if isinstance(expr, ir.Const):
+        return ir.SCALAR if expr.value is not None else ir.UNKNOWN
+    if isinstance(expr, ir.TupleGet):
+        whole = types.get(expr.var, ir.UNKNOWN)
+        if whole.cls == "tuple" and expr.index < len(whole.elts):
+            return whole.elts[expr.index]
+        return ir.UNKNOWN
+    if isinstance(expr, ir.Arith):
+        kinds = [expr_type(o, types) for o in expr.operands]
+        for kind in kinds:
+            if kind.cls in ("tensor", "tile", "dtensor"):
+                return Type(kind.cls)
+        if kinds and all(k.cls == "scalar" for k in kinds):
+            return ir.SCALAR
+        return ir.UNKNOWN if expr.op not in ("compare", "and", "or", "not") else ir.SCALAR
+    return ir.UNKNOWN
+
+
+def kind_of(expr, types: Mapping) -> str:
+    cls = expr_type(expr, types).cls
+    return cls if cls in ("tensor", "tile", "dtensor", "scalar") else "unknown"
+
+
+def kwarg_values(call: ir.OpCall) -> dict[str, Optional[str]]:
+    """Keyword arguments as the registry's kwarg rules read them (None: not a literal)."""
+    out: dict[str, Optional[str]] = {}
+    for name, value in call.kwargs.items():
+        if isinstance(value, ir.Sym):
+            out[name] = normalise_kwarg_value(value.path)
+        elif isinstance(value, ir.Const):
+            out[name] = normalise_kwarg_value(str(value.value)) if value.value is not None else "None"
+        else:
+            out[name] = None
+    return out
+
+
+class OpView:
+    """One operator call seen through the registry: the op, and the effect on each DSL argument."""
+
+    __slots__ = ("call", "resolved", "kwargs", "op_kwargs")
+
+    def __init__(self, call: ir.OpCall, resolved: ResolvedCall):
+        self.call = call
+        self.resolved = resolved
+        values = kwarg_values(call)
+        self.kwargs = values
+        # the registry's kwarg rules use op kwarg names
+        self.op_kwargs = {resolved.op_kwargs.get(k, k): v for k, v in values.items()}
+
+    @property
+    def op_name(self) -> Optional[str]:
+        return self.resolved.op_name
+
+    def arguments(self):
+        """(DSL argument expression, op index or None) for positional and keyword arguments."""
+        for i, arg in enumerate(self.call.args):
+            index = self.resolved.positional[i] if i < len(self.resolved.positional) else None
+            yield arg, index
+        for name, arg in self.call.kwargs.items():
+            index = self.resolved.keyword.get(name)
+            if index is not None:
+                yield arg, index
+
+    def effect_at(self, op_index: Optional[int]) -> Effect:
+        if op_index is None or self.resolved.op is None:
+            return Effect.READ
+        return self.resolved.op.effect(op_index, self.op_kwargs)
+
+    def arg_for(self, op_index: Optional[int]):
+        """The DSL expression passed as op argument `op_index`."""
+        if op_index is None:
+            return None
+        for arg, index in self.arguments():
+            if index == op_index:
+                return arg
+        return None
+
+
+def resolve_op(call: ir.OpCall, types: Mapping, registry: Registry) -> OpView:
+    if call.dsl == "@setitem":  # N5: `dst[...] = src`, by dst's type
+        base = kind_of(call.args[0], types)
+        op = {"tile": "tile.assemble", "array": "array.update_element"}.get(base, "tensor.assemble")
+        resolved = ResolvedCall(op, registry.op(op), (0, 1, 2))
+        return OpView(call, resolved)
+    kinds = tuple(kind_of(a, types) for a in call.args)
+    resolved = registry.resolve(call.dsl, kinds, len(call.args), tuple(call.kwargs))
+    return OpView(call, resolved)
+
+
+def subscript_is_slice(sub: ir.Subscript, types: Mapping) -> bool:
+    """N5: any slice, or fewer indices than the rank, is a slice; a full-rank scalar index a read."""
+    if sub.has_slice:
+        return True
+    base = expr_type(sub.value, types)
+    if base.shape is not None:
+        return len(sub.index) < len(base.shape)
+    return False
+
+
+def infer_types(params, body: list, registry: Registry, returns_of: ReturnsOf) -> dict:
+    types: dict = {}
+    for p in params:
+        types[p.var] = p.type
+    _block(body, types, registry, returns_of)
+    return types
+
+
+def _block(body, types, registry, returns_of) -> None:
+    for stmt in body:
+        if isinstance(stmt, ir.Assign):
+            if stmt.var is not None:
+                t = stmt.var.annotation if stmt.var.annotation and stmt.var.annotation.cls != "unknown" else None
+                types[stmt.var] = t or _value_type(stmt.value, types, registry, returns_of)
+        elif isinstance(stmt, ir.If):
+            _block(stmt.then, types, registry, returns_of)
+            _block(stmt.orelse, types, registry, returns_of)
+            for phi in stmt.phis:
+                types[phi.var] = _join(types.get(phi.then_value), types.get(phi.else_value))
+        elif isinstance(stmt, ir.Loop):
+            if stmt.loop_var is not None:
+                types[stmt.loop_var] = ir.SCALAR
+            for carry in stmt.carries:
+                types[carry.iter_var] = _join(types.get(carry.init), carry.iter_var.annotation)
+            _block(stmt.body, types, registry, returns_of)
+            for carry in stmt.carries:
+                t = _join(types.get(carry.init), types.get(carry.yield_value))
+                if types.get(carry.iter_var, ir.UNKNOWN).cls == "unknown":
+                    types[carry.iter_var] = t
+                types[carry.result] = t
+        elif isinstance(stmt, ir.Scope):
+            if stmt.tid is not None:
+                types[stmt.tid] = ir.SCALAR
+            if stmt.loop_var is not None:
+                types[stmt.loop_var] = ir.SCALAR
+            _block(stmt.body, types, registry, returns_of)
+
+
+def _join(a: Optional[Type], b: Optional[Type]) -> Type:
+    for t in (a, b):
+        if t is not None and t.cls != "unknown":
+            return t
+    return ir.UNKNOWN
+
+
+def _value_type(value, types, registry: Registry, returns_of: ReturnsOf) -> Type:
+    if isinstance(value, ir.OpCall):
+        view = resolve_op(value, types, registry)
+        return op_result_type(view, types)
+    if isinstance(value, ir.UserCall):
+        returns = returns_of(value)
+        if returns is None:
+            return ir.UNKNOWN
+        if value.submit:
+            return Type("tuple", elts=tuple(returns) + (ir.SCALAR,))
+        if len(returns) == 1:
+            return returns[0]
+        return Type("tuple", elts=tuple(returns)) if returns else ir.UNKNOWN
+    if isinstance(value, ir.Subscript):
+        base = expr_type(value.value, types)
+        if base.cls in ("tensor", "tile", "dtensor"):
+            return Type(base.cls, None, base.dtype) if subscript_is_slice(value, types) else ir.SCALAR
+        return ir.UNKNOWN
+    if isinstance(value, ir.TupleExpr):
+        return Type("tuple", elts=tuple(expr_type(e, types) for e in value.elts))
+    return expr_type(value, types)
+
+
+def op_result_type(view: OpView, types: Mapping) -> Type:
+    op = view.op_name or ""
+    call = view.call
+    if op in SCALAR_RESULT_OPS:
+        return ir.SCALAR
+    alias = None
+    if op == "tile.store" or view.resolved.op and view.resolved.op.output_reuses_input is not None:
+        index = 2 if op == "tile.store" else view.resolved.op.output_reuses_input
+        alias = view.arg_for(index)
+    if alias is not None:
+        t = expr_type(alias, types)
+        if t.cls != "unknown":
+            return t
+    if op in ("tensor.create", "tensor.full"):
+        shape = None
+        if call.args and isinstance(call.args[0], ir.TupleExpr):
+            dims = [e.value if isinstance(e, ir.Const) else "?" for e in call.args[0].elts]
+            shape = tuple(dims)
+        dtype = call.kwargs.get("dtype")
+        return ir.Type("tensor", shape, dtype.path.rsplit(".", 1)[-1] if isinstance(dtype, ir.Sym) else None)
+    family = op.split(".", 1)[0]
+    if op.startswith("pld.tensor") or op.startswith("builtin.tensor"):
+        return ir.Type("tensor")
+    if family == "tensor":
+        return ir.TENSOR
+    if family == "tile":
+        return ir.TILE
+    if family in ("system", "pld"):
+        return ir.UNKNOWN
+    if call.dsl.startswith("pl.") and call.args:  # an unknown op: follow its first shaped operand
+        for arg in call.args:
+            t = expr_type(arg, types)
+            if t.cls in ("tensor", "tile"):
+                return Type(t.cls)
+    return ir.UNKNOWN

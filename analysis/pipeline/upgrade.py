@@ -1,0 +1,125 @@
+"""Stage U (§6): an InCore body that writes a parameter it declares In upgrades it (U4).
+
+Origins (U2) follow copies, result aliases (§9.4), `tensor.view`, if joins
+and loop carries. Where PyPTO's conversion of tensor ops to tile ops breaks
+the link, so do we: a `tensor.slice` of a parameter is a copy in an InCore
+body (oracle-differences D6). Also U6: returned values computed in the body
+become hidden outputs.
+"""
+from __future__ import annotations
+
+from ..ir import nodes as ir
+from ..ir.nodes import Dir, Kind
+from .model import Derivation, Dispatch, Evidence, Fn
+from .types import resolve_op
+
+
+def upgrade(state, fn: Fn) -> None:
+    if fn.kind is not Kind.INCORE:
+        return
+    shaped = {p.var: k for k, p in enumerate(fn.params) if p.type.cls in ("tensor", "dtensor", "unknown")}
+    origins: dict = {v: frozenset({k}) for v, k in shaped.items()}
+    first_read: dict[int, object] = {}
+    first_write: dict[int, tuple] = {}
+
+    def of(expr) -> frozenset:
+        if isinstance(expr, ir.Ref):
+            return origins.get(expr.var, frozenset())
+        return frozenset()
+
+    def everywhere(expr) -> frozenset:
+        out: set = set()
+        for v in ir.expr_vars(expr):
+            out |= origins.get(v, frozenset())
+        return frozenset(out)
+
+    def visit(body: list, record: bool) -> None:
+        for stmt in body:
+            if isinstance(stmt, ir.Assign):
+                value = stmt.value
+                if isinstance(value, ir.OpCall):
+                    view = resolve_op(value, fn.types, state.registry)
+                    for arg, op_index in view.arguments():
+                        effect = view.effect_at(op_index)
+                        if record and effect.reads:
+                            for k in everywhere(arg):
+                                first_read.setdefault(k, stmt.span)
+                        if record and effect.writes:
+                            for k in of(arg):
+                                first_write.setdefault(k, (view.op_name, stmt.span))
+                    if stmt.var is not None:
+                        aliased = state.registry.result_alias(view.op_name)
+                        if view.op_name == "tensor.view":
+                            aliased = 0
+                        source = view.arg_for(aliased) if aliased is not None else None
+                        origins[stmt.var] = of(source)
+                elif isinstance(value, (ir.UserCall,)):
+                    if record:
+                        for arg in value.args:  # U3: a user function's arguments are all read
+                            for k in everywhere(arg):
+                                first_read.setdefault(k, stmt.span)
+                    if stmt.var is not None:
+                        origins[stmt.var] = frozenset()
+                elif stmt.var is not None:
+                    origins[stmt.var] = of(value) if isinstance(value, ir.Ref) else _tuple_get(value, origins)
+                    if record:
+                        for k in everywhere(value):
+                            first_read.setdefault(k, stmt.span)
+            elif isinstance(stmt, Dispatch):
+                continue
+            elif isinstance(stmt, ir.If):
+                visit(stmt.then, record)
+                visit(stmt.orelse, record)
+                for phi in stmt.phis:
+                    origins[phi.var] = origins.get(phi.then_value, frozenset()) | origins.get(phi.else_value, frozenset())
+            elif isinstance(stmt, ir.Loop):
+                for c in stmt.carries:
+                    origins[c.iter_var] = origins.get(c.init, frozenset())
+                visit(stmt.body, False)
+                widened = False
+                for c in stmt.carries:
+                    joined = origins.get(c.iter_var, frozenset()) | origins.get(c.yield_value, frozenset())
+                    if joined != origins.get(c.iter_var, frozenset()):
+                        origins[c.iter_var] = joined
+                        widened = True
+                if widened:
+                    visit(stmt.body, False)
+                visit(stmt.body, record)
+                for c in stmt.carries:
+                    origins[c.result] = origins.get(c.iter_var, frozenset()) | origins.get(c.yield_value, frozenset())
+            elif isinstance(stmt, ir.Scope):
+                visit(stmt.body, record)
+            elif record and isinstance(stmt, (ir.Return, ir.OpaqueStmt)):
+                for e in (stmt.values if isinstance(stmt, ir.Return) else stmt.uses):
+                    if isinstance(stmt, ir.OpaqueStmt):
+                        for k in everywhere(e):
+                            first_read.setdefault(k, stmt.span)
+
+    visit(fn.body, True)
+    for k, (op_name, span) in first_write.items():
+        if fn.params[k].decl is not Dir.IN:
+            continue  # U4: declared Out/InOut parameters are never changed
+        to = Dir.INOUT if k in first_read else Dir.OUT
+        evidence = [Evidence("write", fn.owner, span, op_name or "")]
+        if k in first_read:
+            evidence.append(Evidence("read", fn.owner, first_read[k]))
+        fn.promote(k, to, Derivation("U4", f"declared In but written by {op_name} in this InCore body: "
+                                           f"upgraded to {to.value}", tuple(evidence)))
+    fn.hidden_outputs = _hidden_outputs(fn, origins)
+
+
+def _tuple_get(value, origins) -> frozenset:
+    return frozenset()
+
+
+def _hidden_outputs(fn: Fn, origins: dict) -> int:
+    """U6: each returned tensor that is not a parameter becomes an appended Out parameter."""
+    count = 0
+    for stmt in fn.body:
+        if isinstance(stmt, ir.Return):
+            for value in stmt.values:
+                t = fn.types.get(value.var) if isinstance(value, ir.Ref) else None
+                if isinstance(value, ir.Ref) and not origins.get(value.var) and value.var not in \
+                        {p.var for p in fn.params} and (t is None or t.cls in ("tensor", "tile", "unknown")):
+                    count += 1
+    return count

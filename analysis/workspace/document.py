@@ -1,0 +1,309 @@
+"""Analyse one document: units, parse, lower, run the chain per program, place the results.
+
+Every step is cached by content, not by line numbers: a unit's parse by its
+text, a function's lowering by its unit's text and the module context, a
+program's chain by its functions and their callees' signatures. An edit
+above a function only moves it (its unit's line offset changes).
+"""
+from __future__ import annotations
+
+import hashlib
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Callable, Optional
+
+from ..ir import nodes as ir
+from ..ir.context import ModuleContext
+from ..ir.lower import FunctionLowering
+from ..ir.module import FunctionSource, ProgramDecl, build_context, find_programs
+from ..ir.nodes import ARG_STRENGTH, ArgDir
+from ..pipeline.model import CallResult, Derivation, Evidence, Fn
+from ..pipeline.program import ProgramResult, analyse_program
+from ..registry.registry import Registry
+from ..syntax import chunker
+from ..syntax import nodes as s
+from ..syntax.parser import SyntaxProblem, parse_unit
+from ..syntax.nodes import Span
+from .results import (ArgHint, CallSite, Diagnostic, DocumentAnalysis, Explanation, Location, Range,
+                      SignatureChange, Step)
+from .text import code_end
+
+External = Callable[[ir.CalleeRef, "ModuleContext"], Optional[Fn]]
+
+
+class LRU(OrderedDict):
+    def __init__(self, size: int):
+        super().__init__()
+        self.size = size
+
+    def get_or(self, key, make):
+        if key in self:
+            self.move_to_end(key)
+            return self[key]
+        value = make()
+        self[key] = value
+        if len(self) > self.size:
+            self.popitem(last=False)
+        return value
+
+
+@dataclass
+class ParsedUnit:
+    stmts: list
+    problem: Optional[SyntaxProblem]
+
+
+class Caches:
+    """Content-keyed caches shared by every document of a workspace."""
+
+    def __init__(self) -> None:
+        self.parses = LRU(20000)
+        self.lowered = LRU(20000)
+        self.programs = LRU(2000)
+        self.last_good: dict = {}  # (uri, unit key) -> last ParsedUnit that parsed
+
+
+def parse(caches: Caches, unit: chunker.Unit) -> ParsedUnit:
+    def run() -> ParsedUnit:
+        text = unit.text
+        if unit.kind == "class":
+            text += "\n" + " " * 4 + "pass"  # a class header alone has no body
+        stmts, problem = parse_unit(text)
+        return ParsedUnit(stmts, problem)
+    return caches.parses.get_or((unit.kind, unit.text), run)
+
+
+def _unit_name(unit: chunker.Unit) -> str:
+    """A key that survives edits inside the unit: its first `def`/`class` name, or its first line."""
+    for line in unit.text.split("\n"):
+        stripped = line.strip()
+        if stripped.startswith(("def ", "class ", "async def ")):
+            return stripped.split("(")[0].split(":")[0]
+    return unit.text.split("\n", 1)[0].strip()
+
+
+class DocumentAnalyzer:
+    def __init__(self, registry: Callable[[], Registry], caches: Optional[Caches] = None,
+                 external: Optional[External] = None):
+        self.registry = registry
+        self.caches = caches or Caches()
+        self.external = external or (lambda ref, ctx: None)
+
+    def analyse(self, text: str, uri: Optional[str] = None, version: Optional[int] = None) -> DocumentAnalysis:
+        units = chunker.split(text)
+        lines = text.split("\n")
+        parsed: list[ParsedUnit] = []
+        diagnostics: list[Diagnostic] = []
+        for unit in units:
+            result = parse(self.caches, unit)
+            key = (uri, unit.kind, _unit_name(unit))
+            if result.problem is not None:
+                line = unit.start + result.problem.line
+                col = result.problem.col
+                end = len(lines[line]) if line < len(lines) else col
+                diagnostics.append(Diagnostic("SyntaxError", "error", f"syntax error: {result.problem.message}",
+                                              Range(line, col, line, max(end, col + 1) if end > col else col)))
+                good = self.caches.last_good.get(key)
+                if good is not None and _same_shape(good[0], unit):
+                    result = good[1]  # keep the unit's last good parse so its hints do not flicker away
+                else:
+                    result = ParsedUnit([], result.problem)
+            else:
+                self.caches.last_good[key] = (unit, result)
+            parsed.append(result)
+        statements = [p.stmts for p in parsed]
+        top = [st if u.kind == "statement" else [] for st, u in zip(statements, units)]
+        ctx = build_context(top)
+        programs = find_programs(ctx, statements, [u.kind for u in units], [u.parent for u in units])
+        registry = self.registry()
+        analysis = DocumentAnalysis(uri, version, [], [], diagnostics)
+        for program in programs:
+            functions = self._lower(program, units, ctx)
+            if not functions:
+                continue
+            result = self._chain(program, functions, registry, ctx)
+            _place(analysis, program, functions, units, lines, result)
+        analysis.calls.sort(key=lambda c: (c.range.line, c.range.col))
+        return analysis
+
+    def _lower(self, program: ProgramDecl, units, ctx: ModuleContext) -> dict[str, tuple[FunctionSource, ir.Function]]:
+        fingerprint = _context_key(ctx)
+        out = {}
+        for source in program.functions:
+            unit = units[source.unit]
+            key = (unit.kind, unit.text, source.name, source.node.span, fingerprint,
+                   tuple(sorted(source.constants.items(), key=lambda kv: kv[0])) if source.constants else ())
+
+            def run(source=source):
+                constants = dict(ctx.constants)
+                constants.update(source.constants)
+                return FunctionLowering(ctx, constants, source.in_class).function(
+                    source.node, source.kind, source.jit, source.attrs)
+            out[source.name] = (source, self.caches.lowered.get_or(key, run))
+        return out
+
+    def _chain(self, program: ProgramDecl, functions, registry: Registry, ctx: ModuleContext) -> ProgramResult:
+        lowered = [fn for _, fn in functions.values()]
+        externals: dict = {}
+
+        def external(ref: ir.CalleeRef) -> Optional[Fn]:
+            if ref not in externals:
+                externals[ref] = self.external(ref, ctx)
+            return externals[ref]
+
+        key = (program.name, tuple(id(fn) for fn in lowered), id(registry))
+        hit = self.caches.programs.get(key)
+        if hit is not None and all(external(ref) is fn for ref, fn in hit[1].items()):
+            return hit[0]
+        result = analyse_program(program.name, lowered, registry, external)
+        self.caches.programs[key] = (result, dict(externals))
+        if len(self.caches.programs) > self.caches.programs.size:
+            self.caches.programs.popitem(last=False)
+        return result
+
+
+def _same_shape(old_unit: chunker.Unit, unit: chunker.Unit) -> bool:
+    """The last good parse still fits only if the unit has not lost lines it had."""
+    return old_unit.end - old_unit.start <= unit.end - unit.start + 2
+
+
+def _context_key(ctx: ModuleContext) -> str:
+    text = repr((sorted(ctx.aliases.items()), sorted(ctx.constants.items(), key=lambda kv: kv[0]),
+                 sorted(ctx.imported.items()), sorted(ctx.modules.items())))
+    return hashlib.sha1(text.encode("utf-8", "replace")).hexdigest()
+
+
+# -- placing results in the document ------------------------------------------------------
+
+
+class _Places:
+    """Turns (owner function, unit-relative span) into absolute ranges."""
+
+    def __init__(self, functions, units):
+        self.offsets = {name: units[src.unit].start for name, (src, _) in functions.items()}
+
+    def range(self, owner: str, span: Span) -> Optional[Range]:
+        offset = self.offsets.get(owner)
+        if offset is None:
+            return None
+        return Range(span.line + offset, span.col, span.end_line + offset, span.end_col)
+
+    def step(self, ev: Evidence) -> Step:
+        r = self.range(ev.owner, ev.span)
+        return Step(ev.label, ev.note, Location(None, r) if r else None)
+
+    def explain(self, d: Derivation) -> Explanation:
+        return Explanation(d.rule, d.text, tuple(self.step(e) for e in d.evidence))
+
+
+def _depths(fns: dict[str, Fn]) -> dict[str, int]:
+    depth = {}
+
+    def of(key: str) -> int:
+        if key in depth:
+            return depth[key]
+        fn = fns.get(key)
+        depth[key] = 0 if fn is None or fn.parent is None else of(fn.parent) + 1
+        return depth[key]
+    for key in fns:
+        of(key)
+    return depth
+
+
+def _place(analysis: DocumentAnalysis, program: ProgramDecl, functions, units, lines: list[str],
+           result: ProgramResult) -> None:
+    places = _Places(functions, units)
+    depth = _depths(result.fns)
+    groups: dict = {}
+    for call_result in result.calls:
+        call = call_result.call
+        owner = call.owner or result.fns[call_result.fn].owner
+        groups.setdefault((owner, call.span.line, call.span.col), []).append(call_result)
+    for (owner, _, _), group in groups.items():
+        site = _site(places, owner, group, depth, result, lines)
+        if site is not None:
+            analysis.calls.append(site)
+    for name, (source, function) in functions.items():
+        fn = result.fns.get(name)
+        if fn is None or fn.origin != "user":
+            continue
+        for k, param in enumerate(fn.params):
+            if fn.dirs[k] is param.decl:
+                continue
+            p = function.params[k]
+            anchor = p.annotation_span or p.span
+            r = places.range(name, anchor)
+            if r is None:
+                continue
+            analysis.signatures.append(SignatureChange(
+                fn.name, param.name, r.end_line, r.end_col, param.decl.value, fn.dirs[k].value,
+                tuple(places.explain(d) for d in fn.reasons.get(k, []))))
+    for write in result.in_param_written:
+        r = places.range(write.owner, write.span)
+        if r is None:
+            continue
+        annotation = places.range(write.function, write.annotation) if write.annotation else None
+        fix = "pl.InOut" if write.read else "pl.Out"
+        analysis.diagnostics.append(Diagnostic(
+            "InParamWritten", "warning",
+            f"parameter '{write.param}' of {write.function} is declared In, but {write.writer} writes it: "
+            f"declare it {fix}[...] ({'read and written' if write.read else 'written, never read'})",
+            r, tuple(places.step(e) for e in write.evidence),
+            {"param": write.param, "function": write.function, "suggestion": write.suggestion,
+             "annotation": annotation.__dict__ if annotation else None}))
+    for problem in result.problems:
+        r = places.range(problem.owner, problem.span)
+        if r is None:
+            continue
+        analysis.diagnostics.append(Diagnostic(problem.code, problem.severity, problem.message, r,
+                                               tuple(places.step(e) for e in problem.related)))
+
+
+def _site(places: _Places, owner: str, group: list[CallResult], depth, result: ProgramResult,
+          lines: list[str]) -> Optional[CallSite]:
+    outermost = min(depth.get(r.fn, 0) for r in group)
+    chosen = [r for r in group if depth.get(r.fn, 0) == outermost]
+    first = chosen[0]
+    call = first.call
+    callee = result.fns.get(first.callee) if first.callee else None
+    call_range = places.range(owner, call.span)
+    if call_range is None:
+        return None
+    name_range = places.range(owner, call.name_span) or call_range
+    notes = []
+    if len(group) > len(chosen):
+        notes.append("this header also dispatches an inner call inside the outlined function (H3)")
+    if first.inner and not first.dispatch and callee is not None:
+        parent = result.fns.get(first.fn)
+        if parent is not None and parent.scope is not None:
+            notes.append(f"derived inside {parent.name}, the function outlined from the scope around it (H2); "
+                         "its task-level directions are those of the scope header")
+    if all(r.directions is None for r in chosen):
+        return CallSite(call_range, name_range, callee.name if callee else call.callee.name,
+                        callee.kind.value if callee else "?", first.fn, (), first.dispatch,
+                        bool(call.submit), first.skipped, tuple(notes))
+    vectors = [r for r in chosen if r.directions is not None]
+    n = len(vectors[0].directions)
+    hints = []
+    header_col = code_end(lines[call_range.line]) if first.dispatch and call_range.line < len(lines) else None
+    for i in range(n):
+        values = [r.directions[i] for r in vectors if i < len(r.directions)]
+        best = max(range(len(values)), key=lambda j: ARG_STRENGTH[values[j]])
+        direction = values[best]
+        why = vectors[best].derivations[i]
+        param = callee.params[i].name if callee and i < len(callee.params) else f"#{i}"
+        arg = call.args[i]
+        arg_name = arg.var.name if isinstance(arg, ir.Ref) and not arg.var.name.startswith("_t") else None
+        if first.dispatch:
+            line, col = call_range.line, header_col
+        else:
+            r = places.range(owner, call.arg_spans[i]) if i < len(call.arg_spans) else None
+            line, col = (r.line, r.col) if r else (call_range.line, call_range.col)
+        declared = None
+        if callee is not None and i < len(callee.params) and callee.params[i].span is not None:
+            target = places.range(callee.owner, callee.params[i].span)
+            declared = Location(None, target) if target else None
+        hints.append(ArgHint(line, col, direction, param, arg_name, i, places.explain(why),
+                             tuple(values) if len(values) > 1 else (), declared))
+    return CallSite(call_range, name_range, callee.name if callee else "?", callee.kind.value if callee else "?",
+                    first.fn, tuple(hints), first.dispatch, bool(call.submit), None, tuple(notes))

@@ -1,0 +1,127 @@
+"""What the analysis of a document gives its users, in absolute positions.
+
+Plain values, no LSP types: the server and the CLI render them. Lines are
+zero-based, columns are code points.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional
+
+from ..ir.nodes import ArgDir
+
+
+@dataclass(frozen=True)
+class Range:
+    line: int
+    col: int
+    end_line: int
+    end_col: int
+
+
+@dataclass(frozen=True)
+class Location:
+    """A place in some document (`uri` None: the document being analysed)."""
+
+    uri: Optional[str]
+    range: Range
+
+
+@dataclass(frozen=True)
+class Step:
+    """One piece of evidence of a derivation, with where it is."""
+
+    label: str
+    note: str
+    location: Optional[Location]
+
+
+@dataclass(frozen=True)
+class Explanation:
+    rule: str  # spec rule id
+    text: str
+    steps: tuple[Step, ...] = ()
+
+
+@dataclass(frozen=True)
+class ArgHint:
+    """The direction of one argument of one call (or of one captured buffer of a scope)."""
+
+    line: int
+    col: int
+    direction: ArgDir
+    param: str
+    arg: Optional[str]  # the argument's variable name, when it is one
+    index: int
+    explanation: Explanation
+    copies: tuple[ArgDir, ...] = ()  # H3: several IR calls behind this source call
+    declared: Optional[Location] = None  # the callee parameter
+
+    @property
+    def label(self) -> str:
+        """H5: `dst: OutputExisting`, or `dst (buf): OutputExisting` when the argument's name differs."""
+        if self.arg and self.arg != self.param:
+            return f"{self.param} ({self.arg}): {self.direction.value}"
+        return f"{self.param}: {self.direction.value}"
+
+
+@dataclass(frozen=True)
+class CallSite:
+    """A direction-bearing call as written (or a scope header with its dispatch)."""
+
+    range: Range  # the call expression, or the scope header line
+    name_range: Range  # the callee name (or the header)
+    callee: str
+    callee_kind: str
+    function: str  # where the call was derived
+    hints: tuple[ArgHint, ...]
+    scope: bool = False
+    submit: bool = False
+    skipped: Optional[str] = None  # why it carries no directions (S6)
+    notes: tuple[str, ...] = ()  # H2/H3: related vectors in words
+
+
+@dataclass(frozen=True)
+class SignatureChange:
+    """A parameter whose effective direction differs from its declaration (D6)."""
+
+    function: str
+    param: str
+    line: int
+    col: int  # after the parameter's annotation (where a hint goes)
+    declared: str
+    effective: str
+    explanation: tuple[Explanation, ...]
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    code: str
+    severity: str  # 'error' | 'warning' | 'information' | 'hint'
+    message: str
+    range: Range
+    related: tuple[Step, ...] = ()
+    data: dict = field(default_factory=dict, compare=False, hash=False)
+
+
+@dataclass
+class DocumentAnalysis:
+    uri: Optional[str]
+    version: Optional[int]
+    calls: list[CallSite]
+    signatures: list[SignatureChange]
+    diagnostics: list[Diagnostic]
+    op_calls: list = field(default_factory=list)  # (Range, op name, OpInfo) for operator hovers
+
+    def call_at(self, line: int, col: int) -> Optional[CallSite]:
+        """The innermost call whose range holds the position."""
+        best = None
+        for site in self.calls:
+            r = site.range
+            if (r.line, r.col) <= (line, col) <= (r.end_line, r.end_col):
+                if best is None or (r.line, r.col) >= (best.range.line, best.range.col):
+                    best = site
+        return best
+
+    def calls_on_line(self, line: int) -> list[CallSite]:
+        return [c for c in self.calls if c.range.line <= line <= c.range.end_line]

@@ -1,0 +1,37 @@
+"""Text as the analysis sees it: LSP line ends only, code-point columns."""
+from __future__ import annotations
+
+import re
+
+_LINE_END = re.compile(r"\r\n|\r|\n")
+_STRING_OR_COMMENT = re.compile(r"""[rRbBuUfF]{0,2}("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')|#""")
+
+
+def normalise_newlines(text: str) -> str:
+    """\\r\\n and \\r become \\n; nothing else is a line end (not form feed, not U+2028)."""
+    if "\r" not in text:
+        return text
+    return _LINE_END.sub("\n", text)
+
+
+def decode(data: bytes) -> tuple[str, bool]:
+    """Text of a file and whether it was valid UTF-8 (invalid bytes become U+FFFD)."""
+    try:
+        return data.decode("utf-8"), True
+    except UnicodeDecodeError:
+        return data.decode("utf-8", errors="replace"), False
+
+
+def code_end(line: str) -> int:
+    """The column just after a line's code: before a trailing comment and spaces."""
+    pos = 0
+    end = len(line)
+    while True:
+        m = _STRING_OR_COMMENT.search(line, pos)
+        if m is None:
+            break
+        if m.group() == "#":
+            end = m.start()
+            break
+        pos = m.end()
+    return len(line[:end].rstrip())
