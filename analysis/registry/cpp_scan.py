@@ -31,8 +31,8 @@ _INSIDE = re.compile(
     r"|(?P<reg>\bREGISTER_OP\b)|(?P<open>[(\[{])|(?P<close>[)\]}])|(?P<semi>;)",
     re.MULTILINE)
 
-# Whitespace and comments between a closing bracket and what follows it.
-_GAP = re.compile(rf"(?:\s+|{_COMMENT})*")
+# Whitespace, comments and preprocessor lines between a closing bracket and what follows it.
+_GAP = re.compile(rf"(?:\s+|{_COMMENT}|\#(?:\\\n|[^\n])*)*")
 
 # After a chain's `)` at depth 0 only these continue the statement.
 _CONTINUES = frozenset(".;>")

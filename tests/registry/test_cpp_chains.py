@@ -188,3 +188,62 @@ def test_parser_never_raises():
     for cut in range(len(base) + 1):  # every prefix, as while typing
         parse_chains(base[:cut])
         parse_chains(base[cut:])
+
+
+def test_each_thread_gets_its_own_parser():
+    import threading
+
+    from analysis.registry import cpp_chains
+
+    parsers, results = [], []
+
+    def work(n: int) -> None:
+        parsers.append(cpp_chains._parser())
+        for i in range(30):
+            # distinct texts, so the statement cache does not hide the parser
+            chain = parse_statement(f'REGISTER_OP("t{n}.{i}").set_arg_effect({i}, ArgEffect::Write);')
+            results.append(chain is not None and chain.op_name == f"t{n}.{i}")
+
+    threads = [threading.Thread(target=work, args=(n,)) for n in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert all(results) and len(results) == 120
+    assert len({id(p) for p in parsers}) == 4
+
+
+FRAGMENTS = ['REGISTER_OP(', '"op"', ")", "(", ".set_arg_effect", ".no_arg_writes()", ".set_write_channel",
+             "WriteChannel::Dma", "[](const K& kw)", "{", "}", "return", "ArgEffect::Write", ";", ",",
+             "//", "/*", "*/", "\n", "#define X", 'R"(', ')"', "'", '"', "0", "<", ">", "?", ":", "é"]
+
+
+def test_random_fragments_never_raise():
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from analysis.registry.validate import validate_source
+
+    @settings(max_examples=400, deadline=None)
+    @given(st.lists(st.sampled_from(FRAGMENTS), max_size=60), st.text(max_size=40))
+    def check(parts, noise):
+        text = " ".join(parts) + noise
+        parse_chains(text)
+        validate_source(text)
+
+    check()
+
+
+def test_preprocessor_lines_inside_a_chain_are_skipped():
+    chains = chains_of('''\
+        REGISTER_OP("conditional")
+        #if defined(WITH_EXTRA)
+            .set_description("with extra")
+        #else
+            .set_description("without")
+        #endif
+            .no_argument();
+        ''')
+    chain = chains[0]
+    assert chain.complete
+    assert [c.method for c in chain.calls] == ["set_description", "set_description", "no_argument"]
