@@ -68,10 +68,14 @@ def literal_int(tokens: Sequence[str]) -> Optional[int]:
 
 def effect_declaration(call: BuilderCall) -> EffectDeclaration:
     """Classify a set_arg_effect call by its second argument."""
-    index = literal_int(call.args[0].tokens) if call.args else None
-    if len(call.args) < 2:
-        return EffectDeclaration(index, "resolver", rule=read_resolver(()))
-    tokens = call.args[1].tokens
+    return _effect_declaration([a.tokens for a in call.args])
+
+
+def _effect_declaration(args: Sequence[Sequence[str]]) -> EffectDeclaration:
+    index = literal_int(args[0]) if args else None
+    if len(args) < 2:
+        return EffectDeclaration(index, "resolver", rule=_cached_resolver(()))
+    tokens = tuple(args[1])
     if tokens in _NULL_RESOLVERS or (len(tokens) >= 3 and tokens[-2:] in (("{", "}"), ("(", ")"))
                                      and any("Resolver" in t or t == "function" for t in tokens)):
         return EffectDeclaration(index, "null")
@@ -96,96 +100,101 @@ def _effect_constant(tokens: Sequence[str]) -> Optional[Effect]:
     return _EFFECTS.get(normalise_kwarg_value(names[-1]))
 
 
-def _enum_text(call: BuilderCall) -> Optional[str]:
-    """`WriteChannel::Dma` -> 'Dma'; the argument's text when it is not a plain name."""
-    if not call.args:
+def _enum_text(args: Sequence[Sequence[str]]) -> Optional[str]:
+    """`WriteChannel::Dma` -> 'Dma'; the argument's code when it is not a plain name."""
+    if not args:
         return None
-    tokens = call.args[0].tokens
+    tokens = args[0]
     if all(t == "::" or t[:1].isalpha() or t[:1] == "_" for t in tokens):
         return normalise_kwarg_value("::".join(t for t in tokens if t != "::"))
-    return " ".join(call.args[0].text.split())
+    return " ".join(tokens)
 
 
-def _string_arg(call: BuilderCall, index: int = 0) -> Optional[str]:
-    if len(call.args) <= index:
+def _string_arg(args: Sequence[Sequence[str]], index: int = 0) -> Optional[str]:
+    """A string-literal argument's value (adjacent literals joined); other code as written."""
+    if len(args) <= index:
         return None
-    tokens = call.args[index].tokens
+    tokens = args[index]
     if tokens and all(t.endswith('"') for t in tokens):
         return "".join(string_value(t) for t in tokens)
-    return " ".join(call.args[index].text.split())
+    return " ".join(tokens)
 
 
 def interpret_chain(chain: Chain, path: str = "") -> ChainDeclarations:
     """Everything the chain declares; the op is named '' when REGISTER_OP's name is not a literal."""
-    cached = _interpret(_strip_positions(chain))
-    line = chain.head_range.line
-    return replace(cached, op=replace(cached.op, location=Location(path, line)))
+    op, unreadable, unknown_effect_index, unknown_reuse_index = _interpret(_signature(chain))
+    return ChainDeclarations(
+        replace(op, location=Location(path, chain.head_range.line)),
+        tuple((chain.calls[i], reason) for i, reason in unreadable),
+        unknown_effect_index, unknown_reuse_index)
 
 
-def _strip_positions(chain: Chain) -> Chain:
-    # The interpretation does not depend on where the chain sits; a chain at
-    # (0, 0) shares its cache entry with every copy of the same statement.
-    return chain.shifted(-chain.head_range.line, -chain.head_range.col) if (
-        chain.head_range.line or chain.head_range.col) else chain
+_Signature = tuple  # (op name, ((method, template args, (argument tokens, ...)), ...))
+
+
+def _signature(chain: Chain) -> _Signature:
+    # What the declarations depend on, without positions: copies of a chain share a cache entry.
+    return (chain.op_name, tuple((c.method, c.template_args, tuple(a.tokens for a in c.args))
+                                 for c in chain.calls))
 
 
 @functools.lru_cache(maxsize=4096)
-def _interpret(chain: Chain) -> ChainDeclarations:
+def _interpret(signature: _Signature) -> tuple[OpInfo, tuple[tuple[int, str], ...], bool, bool]:
+    op_name, calls = signature
     fixed: dict[int, Effect] = {}
     rules: dict[int, KwargRule] = {}
-    unreadable: list[tuple[BuilderCall, str]] = []
+    unreadable: list[tuple[int, str]] = []
     names: list[str] = []
     has_arguments = False
     values: dict[str, object] = {}
     kwarg_schema: list[tuple[str, str]] = []
     unknown_effect_index = unknown_reuse_index = False
-    for call in chain.calls:
-        method = call.method
+    for position, (method, template_args, args) in enumerate(calls):
         if method == "set_arg_effect":
-            decl = effect_declaration(call)
+            decl = _effect_declaration(args)
             if decl.index is None:
                 unknown_effect_index = True
-                unreadable.append((call, "the argument index is not an integer literal"))
+                unreadable.append((position, "the argument index is not an integer literal"))
                 continue
             if decl.kind == "fixed":
                 fixed[decl.index] = decl.effect  # type: ignore[assignment]
             elif decl.kind == "resolver":
                 rules[decl.index] = decl.rule  # type: ignore[assignment]
                 if not decl.rule.exact:  # type: ignore[union-attr]
-                    unreadable.append((call, decl.rule.text))  # type: ignore[union-attr]
+                    unreadable.append((position, decl.rule.text))  # type: ignore[union-attr]
         elif method == "no_arg_writes":
             values["no_arg_writes"] = True
         elif method == "set_write_channel":
-            values.setdefault("write_channel", _enum_text(call))
+            values.setdefault("write_channel", _enum_text(args))
         elif method == "set_output_reuses_input":
-            index = literal_int(call.args[0].tokens) if call.args else None
+            index = literal_int(args[0]) if args else None
             if index is None:
                 unknown_reuse_index = True
-                unreadable.append((call, "the argument index is not an integer literal"))
+                unreadable.append((position, "the argument index is not an integer literal"))
             values["output_reuses_input"] = index
         elif method == "set_output_memory_inherit_input":
             values["output_memory_inherits_input"] = True
         elif method == "not_inplace_safe":
             values["inplace_safe"] = False
         elif method == "set_core_affinity":
-            values.setdefault("core_affinity", _enum_text(call))
+            values.setdefault("core_affinity", _enum_text(args))
         elif method == "set_no_duplicate":
             values["no_duplicate"] = True
         elif method == "set_internal_only":
-            values["internal_only"] = not (call.args and call.args[0].tokens == ("false",))
+            values["internal_only"] = not (args and args[0] == ("false",))
         elif method == "set_op_category":
-            values.setdefault("op_category", _string_arg(call))
+            values.setdefault("op_category", _string_arg(args))
         elif method == "add_argument":
             has_arguments = True
-            names.append(_string_arg(call) or "")
+            names.append(_string_arg(args) or "")
         elif method == "no_argument":
             has_arguments = True
         elif method == "set_attr":
-            key = _string_arg(call)
+            key = _string_arg(args)
             if key is not None:
-                kwarg_schema.append((key, call.template_args))
+                kwarg_schema.append((key, template_args))
     op = OpInfo(
-        name=chain.op_name or "",
+        name=op_name or "",
         num_args=len(names) if has_arguments else None,
         arg_names=tuple(names),
         fixed_effects=fixed,
@@ -193,7 +202,7 @@ def _interpret(chain: Chain) -> ChainDeclarations:
         kwarg_schema=tuple(kwarg_schema),
         **values,  # type: ignore[arg-type]
     )
-    return ChainDeclarations(op, tuple(unreadable), unknown_effect_index, unknown_reuse_index)
+    return op, tuple(unreadable), unknown_effect_index, unknown_reuse_index
 
 
 def chain_to_op(chain: Chain, path: str = "") -> Optional[OpInfo]:

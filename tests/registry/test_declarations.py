@@ -194,3 +194,12 @@ def test_unreadable_resolvers_are_conservative_and_flagged():
 def test_resolver_reader_never_raises(tokens):
     rule = read_resolver(["[", "]", "(", ")", "{"] + tokens + ["}"])
     assert rule.if_all in Effect and rule.otherwise in Effect
+
+
+def test_copies_of_a_chain_share_the_reading_but_keep_their_positions():
+    chain_text = 'REGISTER_OP("same").set_arg_effect(kSlot, ArgEffect::Write);'
+    chains = parse_chains(chain_text + "\n\n   " + chain_text)
+    first, second = (interpret_chain(c, "f.cpp") for c in chains)
+    assert first.op.location.line == 0 and second.op.location.line == 2
+    assert first.unreadable[0][0].range.line == 0 and first.unreadable[0][0].range.col == 18
+    assert second.unreadable[0][0].range.line == 2 and second.unreadable[0][0].range.col == 21
