@@ -201,5 +201,5 @@ def test_copies_of_a_chain_share_the_reading_but_keep_their_positions():
     chains = parse_chains(chain_text + "\n\n   " + chain_text)
     first, second = (interpret_chain(c, "f.cpp") for c in chains)
     assert first.op.location.line == 0 and second.op.location.line == 2
-    assert first.unreadable[0][0].range.line == 0 and first.unreadable[0][0].range.col == 18
-    assert second.unreadable[0][0].range.line == 2 and second.unreadable[0][0].range.col == 21
+    assert first.unreadable[0][0].range.line == 0 and first.unreadable[0][0].range.col == 19
+    assert second.unreadable[0][0].range.line == 2 and second.unreadable[0][0].range.col == 22
