@@ -84,10 +84,14 @@ def _unit_name(unit: chunker.Unit) -> str:
 
 class DocumentAnalyzer:
     def __init__(self, registry: Callable[[], Registry], caches: Optional[Caches] = None,
-                 external: Optional[External] = None):
+                 external: Optional[External] = None,
+                 imported_constants: Optional[Callable[[ModuleContext], dict]] = None):
         self.registry = registry
         self.caches = caches or Caches()
         self.external = external or (lambda ref, ctx: None)
+        self.imported_constants = imported_constants or (lambda ctx: {})
+        self.module_functions: dict[str, Fn] = {}  # after analyse(): the module's pl functions
+        self.module_constants: dict = {}
 
     def analyse(self, text: str, uri: Optional[str] = None, version: Optional[int] = None) -> DocumentAnalysis:
         units = chunker.split(text)
@@ -114,6 +118,9 @@ class DocumentAnalyzer:
         statements = [p.stmts for p in parsed]
         top = [st if u.kind == "statement" else [] for st, u in zip(statements, units)]
         ctx = build_context(top)
+        self.module_constants = dict(ctx.constants)
+        for name, value in self.imported_constants(ctx).items():
+            ctx.constants.setdefault(name, value)
         programs = find_programs(ctx, statements, [u.kind for u in units], [u.parent for u in units])
         registry = self.registry()
         analysis = DocumentAnalysis(uri, version, [], [], diagnostics)
@@ -123,6 +130,8 @@ class DocumentAnalyzer:
                 continue
             result = self._chain(program, functions, registry, ctx)
             _place(analysis, program, functions, units, lines, result)
+            if program.kind == "module":
+                self.module_functions = {name: result.fns[name] for name in functions if name in result.fns}
         analysis.calls.sort(key=lambda c: (c.range.line, c.range.col))
         return analysis
 

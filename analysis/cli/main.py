@@ -1,0 +1,178 @@
+"""`pypto-lens`: check pl programs from the command line, explain a call, print the registry, serve LSP.
+
+  pypto-lens check PATH... [--format text|json] [--fail-on warning|error|never] [--scalar]
+  pypto-lens explain FILE:LINE[:COL]
+  pypto-lens registry PYPTO_CHECKOUT [--output FILE]
+  pypto-lens serve [--tcp|--ws] [--host H] [--port P]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Iterator, Optional
+
+from ..workspace.results import CallSite, DocumentAnalysis
+from ..workspace.workspace import Workspace, path_to_uri
+from . import render
+
+_SKIP_DIRS = {".git", ".hg", ".svn", ".venv", "venv", "node_modules", "__pycache__", ".tox", ".mypy_cache",
+              "build", "dist"}
+
+
+class UsageError(Exception):
+    pass
+
+
+def python_files(paths: list[str]) -> Iterator[Path]:
+    for raw in paths:
+        path = Path(raw)
+        if not path.exists():
+            raise UsageError(f"no such file or directory: {raw}")
+        if path.is_file():
+            yield path
+            continue
+        for folder, dirs, files in os.walk(path):
+            dirs[:] = sorted(d for d in dirs if d not in _SKIP_DIRS and not d.startswith("."))
+            for name in sorted(files):
+                if name.endswith(".py"):
+                    yield Path(folder) / name
+
+
+def _workspace_for(paths: list[str]) -> Workspace:
+    roots = [Path(p) if Path(p).is_dir() else Path(p).parent for p in paths if Path(p).exists()]
+    return Workspace(roots)
+
+
+def cmd_check(args) -> int:
+    files = list(python_files(args.paths))
+    workspace = _workspace_for(args.paths)
+    worst = 0  # 0 nothing, 1 warning, 2 error
+    reports = []
+    for path in files:
+        analysis = workspace.analysis(path_to_uri(path))
+        if analysis is None:
+            reports.append({"file": str(path), "error": "could not be read"})
+            continue
+        for d in analysis.diagnostics:
+            worst = max(worst, {"error": 2, "warning": 1}.get(d.severity, 0))
+        if args.format == "json":
+            reports.append(render.analysis_json(str(path), analysis, args.scalar))
+        else:
+            for line in render.analysis_text(str(path), analysis, args.scalar):
+                print(line)
+    if args.format == "json":
+        json.dump(reports, sys.stdout, indent=1, ensure_ascii=False)
+        print()
+    else:
+        print(render.summary(len(files), reports_seen=workspace), file=sys.stderr)
+    threshold = {"warning": 1, "error": 2, "never": 3}[args.fail_on]
+    return 1 if worst >= threshold else 0
+
+
+def cmd_explain(args) -> int:
+    target = args.location
+    parts = target.rsplit(":", 2)
+    col: Optional[int] = None
+    if len(parts) == 3 and parts[1].isdigit() and parts[2].isdigit():
+        file, line, col = parts[0], int(parts[1]), int(parts[2])
+    else:
+        file, _, line_text = target.rpartition(":")
+        if not file or not line_text.isdigit():
+            raise UsageError("expected FILE:LINE or FILE:LINE:COL")
+        line = int(line_text)
+    path = Path(file)
+    if not path.is_file():
+        raise UsageError(f"no such file: {file}")
+    workspace = _workspace_for([file])
+    analysis = workspace.analysis(path_to_uri(path))
+    sites = _sites_at(analysis, line - 1, None if col is None else col - 1)
+    if not sites:
+        print(f"{file}:{line}: no direction-bearing call on this line")
+        return 1
+    for site in sites:
+        print(render.explain_text(site, analysis, file))
+    return 0
+
+
+def _sites_at(analysis: Optional[DocumentAnalysis], line: int, col: Optional[int]) -> list[CallSite]:
+    if analysis is None:
+        return []
+    if col is not None:
+        site = analysis.call_at(line, col)
+        return [site] if site else []
+    return [c for c in analysis.calls if c.range.line == line]
+
+
+def cmd_registry(args) -> int:
+    from ..registry.generate import build_registry, dump_json
+    root = Path(args.checkout)
+    if not (root / "src").is_dir():
+        raise UsageError(f"{args.checkout} does not look like a PyPTO checkout (no src/ folder)")
+    ops, problems, stats = build_registry(root)
+    data = dump_json(ops)
+    data["validation"] = [render.registry_problem(p) for p in problems]
+    data["stats"] = stats if isinstance(stats, dict) else getattr(stats, "__dict__", str(stats))
+    text = json.dumps(data, indent=1, ensure_ascii=False, default=str)
+    if args.output:
+        Path(args.output).write_text(text + "\n", encoding="utf-8")
+    else:
+        print(text)
+    for p in problems:
+        print(render.registry_problem_text(p), file=sys.stderr)
+    return 1 if problems else 0
+
+
+def cmd_serve(args) -> int:
+    from server.main import serve
+    serve(args)
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="pypto-lens", description="PyPTO argument directions, as PyPTO derives them.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    check = sub.add_parser("check", help="print every direction-bearing call and every diagnostic")
+    check.add_argument("paths", nargs="+")
+    check.add_argument("--format", choices=["text", "json"], default="text")
+    check.add_argument("--fail-on", choices=["warning", "error", "never"], default="warning",
+                       help="exit with status 1 when a diagnostic this severe (or worse) is found")
+    check.add_argument("--exit-zero", dest="fail_on", action="store_const", const="never",
+                       help="always exit 0 (same as --fail-on never)")
+    check.add_argument("--scalar", action="store_true", help="also list Scalar arguments")
+    check.set_defaults(run=cmd_check)
+    explain = sub.add_parser("explain", help="how each direction of the call on a line was derived")
+    explain.add_argument("location", metavar="FILE:LINE[:COL]")
+    explain.set_defaults(run=cmd_explain)
+    registry = sub.add_parser("registry", help="the operator registry of a PyPTO checkout, validated")
+    registry.add_argument("checkout")
+    registry.add_argument("--output", "-o")
+    registry.set_defaults(run=cmd_registry)
+    serve = sub.add_parser("serve", help="run the language server (stdio unless --tcp/--ws)")
+    serve.add_argument("--tcp", action="store_true")
+    serve.add_argument("--ws", action="store_true")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=2087)
+    serve.set_defaults(run=cmd_serve)
+    return parser
+
+
+def main(argv: Optional[list[str]] = None) -> int:
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.run(args)
+    except UsageError as exc:
+        print(f"pypto-lens: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

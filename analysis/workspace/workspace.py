@@ -1,0 +1,271 @@
+"""The incremental engine: the documents of a workspace, their imports, and their analyses.
+
+Open documents come from the editor; files they import are read from disk.
+An analysis is cached per document and recomputed only when the document's
+text changed or when what it uses of another file (that file's exported
+signatures and constants: its fingerprint) changed. That is the early cutoff
+across files; inside a file the caches of document.py do the same per unit.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Optional
+from urllib.parse import quote, unquote, urlparse
+
+from ..ir import nodes as ir
+from ..ir.context import ModuleContext
+from ..pipeline.model import Fn, FnParam
+from ..registry.registry import Registry
+from .document import Caches, DocumentAnalyzer
+from .results import DocumentAnalysis
+from .text import decode, normalise_newlines
+
+MAX_FILE_BYTES = 8 * 1024 * 1024
+
+
+def path_to_uri(path: Path) -> str:
+    return Path(os.path.abspath(path)).as_uri()
+
+
+def uri_to_path(uri: str) -> Optional[Path]:
+    parsed = urlparse(uri)
+    if parsed.scheme != "file":
+        return None
+    return Path(unquote(parsed.path))
+
+
+@dataclass
+class Document:
+    uri: str
+    text: str
+    version: Optional[int]
+    open: bool  # from the editor (else read from disk)
+    valid_utf8: bool = True
+    stamp: Optional[tuple] = None  # (mtime, size) for files read from disk
+
+
+@dataclass
+class Exports:
+    """What other files may use of a module: its pl functions (effective) and its constants."""
+
+    functions: dict[str, Fn] = field(default_factory=dict)
+    constants: dict = field(default_factory=dict)
+    fingerprint: str = ""
+
+
+class Workspace:
+    def __init__(self, roots: Optional[list[Path]] = None,
+                 registry: Optional[Callable[[], Registry]] = None):
+        self.roots = [Path(os.path.abspath(r)) for r in (roots or [])]
+        self.documents: dict[str, Document] = {}
+        self.caches = Caches()
+        self._registry_source = registry
+        self._registry: Optional[Registry] = None
+        self._analyses: dict[str, tuple[tuple, DocumentAnalysis, Exports]] = {}
+        self._lock = threading.RLock()
+        self._active: set = set()  # documents being analysed (import cycles)
+
+    # -- documents --------------------------------------------------------------------
+    def open(self, uri: str, text: str, version: Optional[int] = None) -> None:
+        with self._lock:
+            self.documents[uri] = Document(uri, normalise_newlines(text), version, True)
+
+    def change(self, uri: str, text: str, version: Optional[int] = None) -> None:
+        self.open(uri, text, version)
+
+    def close(self, uri: str) -> None:
+        with self._lock:
+            self.documents.pop(uri, None)
+            self._analyses.pop(uri, None)
+
+    def text(self, uri: str) -> Optional[str]:
+        doc = self._document(uri)
+        return doc.text if doc else None
+
+    def _document(self, uri: str) -> Optional[Document]:
+        doc = self.documents.get(uri)
+        if doc is not None and doc.open:
+            return doc
+        path = uri_to_path(uri)
+        if path is None:
+            return doc
+        try:
+            stat = path.stat()
+        except OSError:
+            return None
+        stamp = (stat.st_mtime_ns, stat.st_size)
+        if doc is not None and doc.stamp == stamp:
+            return doc
+        if stat.st_size > MAX_FILE_BYTES or not path.is_file():
+            return None
+        try:
+            data = path.read_bytes()
+        except OSError:
+            return None
+        text, valid = decode(data)
+        doc = Document(uri, normalise_newlines(text), None, False, valid, stamp)
+        self.documents[uri] = doc
+        return doc
+
+    # -- the registry -----------------------------------------------------------------------
+    def registry(self) -> Registry:
+        if self._registry is None:
+            if self._registry_source is not None:
+                self._registry = self._registry_source()
+            else:
+                from ..registry.default import default_registry
+                self._registry = default_registry()
+        return self._registry
+
+    def set_registry(self, registry: Registry) -> None:
+        with self._lock:
+            self._registry = registry
+            self._analyses.clear()
+
+    # -- analyses ---------------------------------------------------------------------------
+    def analysis(self, uri: str) -> Optional[DocumentAnalysis]:
+        with self._lock:
+            result = self._analyse(uri)
+            return result[0] if result else None
+
+    def exports(self, uri: str) -> Optional[Exports]:
+        with self._lock:
+            result = self._analyse(uri)
+            return result[1] if result else None
+
+    def _analyse(self, uri: str) -> Optional[tuple[DocumentAnalysis, Exports]]:
+        doc = self._document(uri)
+        if doc is None:
+            return None
+        if uri in self._active:  # an import cycle: use what we had, if anything
+            cached = self._analyses.get(uri)
+            return (cached[1], cached[2]) if cached else None
+        self._active.add(uri)
+        try:
+            deps: dict[str, str] = {}
+            resolver = _Resolver(self, uri, deps)
+            cached = self._analyses.get(uri)
+            if cached is not None:
+                key, analysis, exports = cached
+                if key[0] == doc.text and key[1] is self.registry() and \
+                        all(resolver.fingerprint(dep) == fp for dep, fp in key[2]):
+                    if analysis.version != doc.version:
+                        analysis.version = doc.version
+                    return analysis, exports
+            analyzer = DocumentAnalyzer(self.registry, self.caches, resolver.external,
+                                        resolver.constants)
+            analysis = analyzer.analyse(doc.text, uri, doc.version)
+            if not doc.valid_utf8:
+                from .results import Diagnostic, Range
+                analysis.diagnostics.insert(0, Diagnostic("InvalidUtf8", "warning",
+                                                          "this file is not valid UTF-8: invalid bytes were "
+                                                          "read as U+FFFD", Range(0, 0, 0, 0)))
+            exports = _exports(analyzer.module_functions, analyzer.module_constants)
+            self._analyses[uri] = ((doc.text, self.registry(), tuple(deps.items())), analysis, exports)
+            return analysis, exports
+        finally:
+            self._active.discard(uri)
+
+    # -- module resolution ------------------------------------------------------------------
+    def resolve_module(self, from_uri: str, module: Optional[str], level: int) -> Optional[str]:
+        """The uri of `module` imported from `from_uri` (relative: `level` leading dots)."""
+        origin = uri_to_path(from_uri)
+        parts = module.split(".") if module else []
+        bases: list[Path] = []
+        if level:
+            if origin is None:
+                return None
+            base = origin.parent
+            for _ in range(level - 1):
+                base = base.parent
+            bases.append(base)
+        else:
+            if origin is not None:
+                bases.append(origin.parent)  # sibling modules imported by bare name
+                bases.extend(_package_roots(origin.parent))
+            bases.extend(self.roots)
+        for base in bases:
+            target = base.joinpath(*parts) if parts else base
+            for candidate in (target.with_suffix(".py") if parts else None, target / "__init__.py"):
+                if candidate is not None and (self._is_open(candidate) or candidate.is_file()):
+                    return path_to_uri(candidate)
+        return None
+
+    def _is_open(self, path: Path) -> bool:
+        return path_to_uri(path) in self.documents and self.documents[path_to_uri(path)].open
+
+
+def _package_roots(folder: Path) -> list[Path]:
+    """The folders above a package (where absolute imports of the package start)."""
+    out = []
+    while (folder / "__init__.py").is_file() and folder.parent != folder:
+        folder = folder.parent
+        out.append(folder)
+    return out
+
+
+class _Resolver:
+    """Answers a document's questions about other files, recording what it used."""
+
+    def __init__(self, workspace: Workspace, uri: str, deps: dict):
+        self.workspace = workspace
+        self.uri = uri
+        self.deps = deps
+
+    def fingerprint(self, uri: str) -> str:
+        result = self.workspace._analyse(uri)
+        return result[1].fingerprint if result else ""
+
+    def _exports(self, module: Optional[str], level: int) -> tuple[Optional[str], Optional[Exports]]:
+        target = self.workspace.resolve_module(self.uri, module, level)
+        if target is None or target == self.uri:
+            return target, None
+        result = self.workspace._analyse(target)
+        exports = result[1] if result else None
+        self.deps[target] = exports.fingerprint if exports else ""
+        return target, exports
+
+    def external(self, ref: ir.CalleeRef, ctx: ModuleContext) -> Optional[Fn]:
+        if ref.how == "name":
+            imported = ctx.imported.get(ref.name)
+            if imported is None:
+                return None
+            _, exports = self._exports(imported.module, imported.level)
+            return exports.functions.get(imported.name) if exports else None
+        if ref.how == "module":
+            module = ctx.modules.get(ref.module)
+            if module is None:
+                return None
+            _, exports = self._exports(module[0], module[1])
+            return exports.functions.get(ref.name) if exports else None
+        return None
+
+    def constants(self, ctx: ModuleContext) -> dict:
+        """Constants imported from other files of the workspace (for folding shapes and trip counts)."""
+        out = {}
+        for local, imported in ctx.imported.items():
+            _, exports = self._exports(imported.module, imported.level)
+            if exports is not None and imported.name in exports.constants:
+                out[local] = exports.constants[imported.name]
+        return out
+
+
+def _exports(functions: dict[str, Fn], constants: dict) -> Exports:
+    external = {}
+    parts = []
+    for name, fn in sorted(functions.items()):
+        copy = Fn(key=name, name=fn.name, kind=fn.kind, params=[FnParam(p.name, p.decl, p.type, p.var, None)
+                                                                 for p in fn.params],
+                  body=fn.body if fn.kind is ir.Kind.INLINE else [], owner=f"{name}@external",
+                  origin="external", returns=list(fn.returns), hidden_outputs=fn.hidden_outputs,
+                  dirs=list(fn.dirs))
+        external[name] = copy
+        parts.append(repr((name, fn.kind.value, [d.value for d in fn.dirs], [p.type for p in fn.params],
+                           fn.hidden_outputs, fn.returns, id(fn.source) if fn.kind is ir.Kind.INLINE else 0)))
+    parts.append(repr(sorted(constants.items(), key=lambda kv: kv[0])))
+    fingerprint = hashlib.sha1("\n".join(parts).encode("utf-8", "replace")).hexdigest()
+    return Exports(external, dict(constants), fingerprint)

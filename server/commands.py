@@ -1,0 +1,47 @@
+"""workspace/executeCommand `pyptoLens.explain`: the derivation of the call at a position, as markdown.
+
+The VS Code command "PyPTO Lens: Explain Directions at Cursor" opens it in a
+preview; any editor can call it.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from analysis.workspace.explain import call_markdown
+
+from .convert import markdown_link
+
+EXPLAIN = "pyptoLens.explain"
+
+
+def install(server) -> None:
+    @server.command(EXPLAIN)
+    async def explain(ls, *args: Any) -> str:
+        uri, line, character = _arguments(args)
+        if uri is None:
+            return "PyPTO Lens: explain needs a document and a position."
+        text, analysis = await ls.analysis(uri)
+        if text is None or analysis is None:
+            return "PyPTO Lens: this document holds no pl program."
+        line, col = text.clamp(line, character, ls.encoding)
+        site = analysis.call_at(line, col)
+        if site is None:
+            on_line = [c for c in analysis.calls if c.range.line == line]
+            site = on_line[0] if on_line else None
+        if site is None:
+            return f"No direction-bearing call at line {line + 1}."
+        return f"# Directions at line {site.range.line + 1}\n\n" + call_markdown(site, markdown_link(uri))
+
+
+def _arguments(args) -> tuple:
+    """Accepts (uri, line, character), (uri, {line, character}) or ({uri, position})."""
+    flat = list(args[0]) if len(args) == 1 and isinstance(args[0], (list, tuple)) else list(args)
+    if len(flat) == 1 and isinstance(flat[0], dict):
+        d = flat[0]
+        pos = d.get("position", {})
+        return d.get("uri"), int(pos.get("line", 0)), int(pos.get("character", 0))
+    if len(flat) >= 2 and isinstance(flat[1], dict):
+        return flat[0], int(flat[1].get("line", 0)), int(flat[1].get("character", 0))
+    if len(flat) >= 3:
+        return flat[0], int(flat[1]), int(flat[2])
+    return None, 0, 0

@@ -1,0 +1,137 @@
+"""Diagnostics: pulled (textDocument/diagnostic) where the client can, pushed (debounced) otherwise.
+
+Python documents get the analysis' diagnostics; C++ documents with
+REGISTER_OP chains get the registration rules V1-V3 (spec §14). Each has a
+stable `code` and the source `pypto-lens`; related information points at
+the evidence.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Optional
+
+from lsprotocol import types
+
+from analysis.workspace.results import Diagnostic
+
+from .convert import lsp_location, lsp_range
+
+log = logging.getLogger("pypto-lens")
+
+SOURCE = "pypto-lens"
+DEBOUNCE_SECONDS = 0.15
+_SEVERITY = {"error": types.DiagnosticSeverity.Error, "warning": types.DiagnosticSeverity.Warning,
+             "information": types.DiagnosticSeverity.Information, "hint": types.DiagnosticSeverity.Hint}
+
+
+class Diagnostics:
+    def __init__(self, server):
+        self.server = server
+        self.pending: dict[str, asyncio.Task] = {}
+
+    async def compute(self, uri: str) -> tuple[Optional[int], list[types.Diagnostic]]:
+        ls = self.server
+        if ls.is_cpp(uri):
+            text = ls.texts.get(uri)
+            if text is None:
+                return None, []
+            from analysis.registry.validate import validate_source
+            loop = asyncio.get_running_loop()
+            problems = await loop.run_in_executor(ls.worker, validate_source, text.normalised())
+            items = [_registry(text, p, ls.encoding) for p in problems if ls.settings.shows_diagnostic(p.code)]
+            return text.version, items
+        text, analysis = await ls.analysis(uri)
+        if text is None or analysis is None:
+            return (text.version if text else None), []
+        items = [_convert(ls, uri, text, d) for d in analysis.diagnostics if ls.settings.shows_diagnostic(d.code)]
+        return text.version, items
+
+    def schedule(self, uri: str) -> None:
+        """Push, a moment after the last change (only for clients that do not pull)."""
+        if self.server.pull_diagnostics:
+            return
+        task = self.pending.pop(uri, None)
+        if task is not None:
+            task.cancel()
+        self.pending[uri] = asyncio.ensure_future(self._publish_later(uri))
+
+    async def _publish_later(self, uri: str) -> None:
+        try:
+            await asyncio.sleep(DEBOUNCE_SECONDS)
+            version, items = await self.compute(uri)
+            text = self.server.texts.get(uri)
+            if text is None or text.version != version:
+                return  # closed, or a newer version is on its way
+            self.server.text_document_publish_diagnostics(
+                types.PublishDiagnosticsParams(uri=uri, version=version, diagnostics=items))
+        except asyncio.CancelledError:
+            pass
+        except Exception:
+            log.exception("publishing diagnostics for %s failed", uri)
+        finally:
+            if self.pending.get(uri) is asyncio.current_task():
+                self.pending.pop(uri, None)
+
+    def forget(self, uri: str) -> None:
+        task = self.pending.pop(uri, None)
+        if task is not None:
+            task.cancel()
+        if not self.server.pull_diagnostics:
+            self.server.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+
+    def refresh_all(self) -> None:
+        if self.server.pull_diagnostics:
+            if _client_can(self.server, "workspace.diagnostics.refresh_support"):
+                self.server.workspace_diagnostic_refresh(None)
+        else:
+            for uri in list(self.server.texts):
+                self.schedule(uri)
+
+
+def _client_can(ls, path: str) -> bool:
+    node = ls.client_capabilities
+    for part in path.split("."):
+        node = getattr(node, part, None)
+        if node is None:
+            return False
+    return bool(node)
+
+
+def _convert(ls, uri: str, text, d: Diagnostic) -> types.Diagnostic:
+    encoding = ls.encoding
+    related = []
+    for step in d.related:
+        if step.location is not None:
+            location = lsp_location(step.location, uri, ls.texts, encoding)
+            if location is not None:
+                related.append(types.DiagnosticRelatedInformation(location=location,
+                                                                   message=f"{step.label}: {step.note}".strip(": ")))
+    data = dict(d.data) if d.data else None
+    return types.Diagnostic(range=lsp_range(text, d.range, encoding), message=d.message,
+                            severity=_SEVERITY.get(d.severity, types.DiagnosticSeverity.Information),
+                            code=d.code, source=SOURCE, related_information=related or None, data=data)
+
+
+def _registry(text, problem, encoding: str) -> types.Diagnostic:
+    from analysis.workspace.results import Range
+    r = problem.range
+    message = f"{problem.rule}: {problem.message}" if getattr(problem, "rule", None) else problem.message
+    return types.Diagnostic(range=lsp_range(text, Range(r.line, r.col, r.end_line, r.end_col), encoding),
+                            message=message, severity=types.DiagnosticSeverity.Error, code=problem.code,
+                            source=SOURCE)
+
+
+def install(server) -> None:
+    server.diagnostics = Diagnostics(server)
+
+    @server.feature(types.TEXT_DOCUMENT_DIAGNOSTIC,
+                    types.DiagnosticOptions(identifier="pypto-lens", inter_file_dependencies=True,
+                                            workspace_diagnostics=False))
+    async def pull(ls, params: types.DocumentDiagnosticParams):
+        uri = params.text_document.uri
+        version, items = await ls.diagnostics.compute(uri)
+        result_id = f"{version}:{id(ls.settings)}:{id(ls.lens.registry())}"
+        if params.previous_result_id == result_id:
+            return types.UnchangedDocumentDiagnosticReport(result_id=result_id)
+        return types.FullDocumentDiagnosticReport(items=items, result_id=result_id)

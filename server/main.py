@@ -1,0 +1,101 @@
+"""Build the server, wire its features, and run it (stdio by default; --tcp / --ws)."""
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from typing import Optional
+
+from lsprotocol import types
+
+from . import code_actions, commands, diagnostics, hover, inlay_hints
+from .server import LensServer
+
+log = logging.getLogger("pypto-lens")
+
+
+def create_server() -> LensServer:
+    server = LensServer()
+    for feature in (inlay_hints, hover, diagnostics, code_actions, commands):
+        feature.install(server)
+
+    @server.feature(types.INITIALIZE)
+    def initialize(ls: LensServer, params: types.InitializeParams) -> None:
+        ls.set_roots(params)
+        caps = params.capabilities
+        ls.pull_diagnostics = bool(caps.text_document and caps.text_document.diagnostic)
+        options = params.initialization_options
+        if isinstance(options, dict):
+            ls.apply_settings(options.get("settings", options))
+
+    @server.feature(types.INITIALIZED)
+    async def initialized(ls: LensServer, params: types.InitializedParams) -> None:
+        await _pull_settings(ls)
+
+    @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
+    async def configuration_changed(ls: LensServer, params: types.DidChangeConfigurationParams) -> None:
+        changed = await _pull_settings(ls)
+        if not changed and isinstance(params.settings, dict):
+            changed = ls.apply_settings(params.settings)
+        if changed:
+            _refresh(ls)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+    def opened(ls: LensServer, params: types.DidOpenTextDocumentParams) -> None:
+        ls.diagnostics.schedule(params.text_document.uri)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+    def changed(ls: LensServer, params: types.DidChangeTextDocumentParams) -> None:
+        ls.diagnostics.schedule(params.text_document.uri)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
+    def saved(ls: LensServer, params: types.DidSaveTextDocumentParams) -> None:
+        pass
+
+    return server
+
+
+async def _pull_settings(ls: LensServer) -> bool:
+    """Ask the client for the `pyptoLens` section, where it can answer."""
+    workspace = getattr(ls.client_capabilities, "workspace", None)
+    if not workspace or not workspace.configuration:
+        return False
+    try:
+        values = await ls.workspace_configuration_async(
+            types.ConfigurationParams(items=[types.ConfigurationItem(section="pyptoLens")]))
+    except Exception:
+        log.warning("the client did not answer workspace/configuration")
+        return False
+    if not values or values[0] is None:
+        return False
+    return ls.apply_settings(values[0])
+
+
+def _refresh(ls: LensServer) -> None:
+    """After a settings change (never per keystroke): hints and diagnostics again."""
+    workspace = getattr(ls.client_capabilities, "workspace", None)
+    if workspace and workspace.inlay_hint and workspace.inlay_hint.refresh_support:
+        ls.workspace_inlay_hint_refresh(None)
+    ls.diagnostics.refresh_all()
+
+
+def serve(args: Optional[argparse.Namespace] = None) -> None:
+    logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s")
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))
+    server = create_server()
+    if args is not None and getattr(args, "tcp", False):
+        server.start_tcp(args.host, args.port)
+    elif args is not None and getattr(args, "ws", False):
+        server.start_ws(args.host, args.port)
+    else:
+        server.start_io()
+
+
+def main(argv: Optional[list[str]] = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m server", description="PyPTO Lens language server")
+    parser.add_argument("--tcp", action="store_true")
+    parser.add_argument("--ws", action="store_true")
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=2087)
+    serve(parser.parse_args(argv))
+    return 0

@@ -1,0 +1,170 @@
+"""The PyPTO Lens language server: document sync, settings, and analyses on demand.
+
+Features live in their own modules (inlay_hints, hover, diagnostics,
+code_actions, commands); this module keeps the state they share. Text sync is
+our own (server/text.py) because pygls 2.1.1's document store breaks the LSP
+line rules. Analyses run on one worker thread (lark parsers are not
+thread-safe, and the event loop stays free), always for the newest version.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import traceback
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any, Optional
+
+from lsprotocol import types
+from pygls.lsp.server import LanguageServer
+from pygls.protocol import LanguageServerProtocol, lsp_method
+
+from analysis.workspace.results import DocumentAnalysis
+from analysis.workspace.workspace import Workspace, uri_to_path
+
+from . import __version__
+from .settings import Settings, parse_settings
+from .text import UTF16, Change, LspText
+
+log = logging.getLogger("pypto-lens")
+
+CPP_SUFFIXES = (".cpp", ".cc", ".cxx", ".h", ".hpp")
+
+
+class LensProtocol(LanguageServerProtocol):
+    """pygls' protocol with the document store replaced by LspText."""
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_OPEN)
+    def lsp_text_document__did_open(self, params: types.DidOpenTextDocumentParams):
+        self._server.open_document(params.text_document.uri, params.text_document.text,
+                                   params.text_document.version, params.text_document.language_id)
+        if (user_handler := self.fm.features.get(types.TEXT_DOCUMENT_DID_OPEN)) is not None:
+            yield user_handler, (params,), None
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_CHANGE)
+    def lsp_text_document__did_change(self, params: types.DidChangeTextDocumentParams):
+        self._server.change_document(params.text_document.uri, params.text_document.version,
+                                     params.content_changes)
+        if (user_handler := self.fm.features.get(types.TEXT_DOCUMENT_DID_CHANGE)) is not None:
+            yield user_handler, (params,), None
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_CLOSE)
+    def lsp_text_document__did_close(self, params: types.DidCloseTextDocumentParams):
+        self._server.close_document(params.text_document.uri)
+        if (user_handler := self.fm.features.get(types.TEXT_DOCUMENT_DID_CLOSE)) is not None:
+            yield user_handler, (params,), None
+
+
+class LensServer(LanguageServer):
+    def __init__(self) -> None:
+        super().__init__("pypto-lens", __version__, protocol_cls=LensProtocol,
+                         text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
+        self.texts: dict[str, LspText] = {}
+        self.languages: dict[str, str] = {}
+        self.lens = Workspace([])
+        self.settings = Settings()
+        self.worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pypto-lens-analysis")
+        self.pull_diagnostics = False
+        self.diagnostics: Any = None  # set by server.diagnostics.install
+
+    # -- the negotiated position encoding -----------------------------------------------------------
+    @property
+    def encoding(self) -> str:
+        try:
+            value = self.workspace.position_encoding
+        except RuntimeError:
+            return UTF16
+        return str(getattr(value, "value", value) or UTF16)
+
+    # -- documents -----------------------------------------------------------------------
+    def open_document(self, uri: str, text: str, version: Optional[int], language: str) -> None:
+        self.texts[uri] = LspText(text, version)
+        self.languages[uri] = language
+        if self.is_python(uri):
+            self.lens.open(uri, self.texts[uri].normalised(), version)
+        self.on_registry_source_changed(uri)
+
+    def change_document(self, uri: str, version: Optional[int], changes: list) -> None:
+        text = self.texts.get(uri)
+        if text is None:
+            log.warning("change for a document that is not open: %s", uri)
+            return
+        encoding = self.encoding
+        for change in changes:
+            try:
+                if isinstance(change, types.TextDocumentContentChangePartial):
+                    r = change.range
+                    text.apply(Change(change.text, (r.start.line, r.start.character),
+                                      (r.end.line, r.end.character)), encoding)
+                else:
+                    text.apply(Change(change.text), encoding)
+            except Exception:  # never lose the document over one bad change
+                log.error("could not apply a change to %s:\n%s", uri, traceback.format_exc())
+        text.version = version
+        if self.is_python(uri):
+            self.lens.change(uri, text.normalised(), version)
+        self.on_registry_source_changed(uri)
+
+    def close_document(self, uri: str) -> None:
+        self.texts.pop(uri, None)
+        self.languages.pop(uri, None)
+        self.lens.close(uri)
+        if self.diagnostics is not None:
+            self.diagnostics.forget(uri)
+
+    def is_python(self, uri: str) -> bool:
+        language = self.languages.get(uri, "")
+        return language == "python" or (language in ("", "plaintext") and uri.endswith((".py", ".pyi")))
+
+    def is_cpp(self, uri: str) -> bool:
+        return self.languages.get(uri, "") in ("cpp", "c") or uri.endswith(CPP_SUFFIXES)
+
+    def on_registry_source_changed(self, uri: str) -> None:
+        """Hook for the workspace registry (C++ REGISTER_OP sources); see server/registry_sources.py."""
+        hook = getattr(self, "registry_sources", None)
+        if hook is not None and self.is_cpp(uri):
+            hook.changed(uri)
+
+    # -- analyses ------------------------------------------------------------------------
+    async def analysis(self, uri: str) -> tuple[Optional[LspText], Optional[DocumentAnalysis]]:
+        """The analysis of the document's newest version, computed on the worker thread."""
+        loop = asyncio.get_running_loop()
+        for _ in range(5):
+            text = self.texts.get(uri)
+            if text is None or not self.is_python(uri):
+                return text, None
+            version = text.version
+            result = await loop.run_in_executor(self.worker, self._analyse_safely, uri)
+            current = self.texts.get(uri)
+            if current is None or current.version == version:
+                return current, result
+        return self.texts.get(uri), result
+
+    def _analyse_safely(self, uri: str) -> Optional[DocumentAnalysis]:
+        try:
+            return self.lens.analysis(uri)
+        except Exception:
+            log.error("analysis of %s failed:\n%s", uri, traceback.format_exc())
+            return None
+
+    def set_roots(self, params: types.InitializeParams) -> None:
+        roots = []
+        for folder in params.workspace_folders or []:
+            path = uri_to_path(folder.uri)
+            if path:
+                roots.append(path)
+        if not roots and params.root_uri:
+            path = uri_to_path(params.root_uri)
+            if path:
+                roots.append(path)
+        self.lens.roots = [Path(p) for p in roots]
+
+    def apply_settings(self, values: Any) -> bool:
+        """Read new settings; True when they changed."""
+        new = parse_settings(values)
+        for problem in new.problems:
+            self.window_show_message(types.ShowMessageParams(types.MessageType.Warning,
+                                                             f"PyPTO Lens: {problem} (the default is used)"))
+        changed = new != self.settings
+        self.settings = new
+        return changed

@@ -1,0 +1,92 @@
+"""The `pyptoLens` settings the server reads (workspace/configuration or initializationOptions)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from typing import Any, Mapping
+
+# which setting switches each diagnostic code
+DIAGNOSTIC_GROUPS = {
+    "InParamWritten": "inParamWritten",
+    "SyntaxError": "syntaxErrors",
+    "UnclassifiedOperator": "unclassifiedOperators",
+    "UnknownOperator": "unclassifiedOperators",
+    "ArgEffectContradiction": "registrations",
+    "WriteChannelWithoutWrite": "registrations",
+    "ReuseWithoutArgEffect": "registrations",
+    "NullResolver": "registrations",
+    "DuplicateWriteChannel": "registrations",
+    "DuplicateCoreAffinity": "registrations",
+    "DuplicateOp": "registrations",
+}
+
+
+@dataclass
+class HintSettings:
+    enabled: bool = True
+    input: bool = True
+    output: bool = True  # Output and OutputExisting
+    inout: bool = True
+    noDep: bool = True
+    scalar: bool = False
+    scopeHeaders: bool = True
+    signatures: bool = True
+
+
+@dataclass
+class DiagnosticSettings:
+    enabled: bool = True
+    inParamWritten: bool = True
+    syntaxErrors: bool = True
+    unclassifiedOperators: bool = True
+    registrations: bool = True
+    misuse: bool = True  # every other error (pl.no_dep on a scalar, bad no_dep_args, ...)
+
+
+@dataclass
+class Settings:
+    inlayHints: HintSettings = field(default_factory=HintSettings)
+    diagnostics: DiagnosticSettings = field(default_factory=DiagnosticSettings)
+    problems: list[str] = field(default_factory=list)  # what was wrong in the user's settings
+
+    def shows_direction(self, direction: str) -> bool:
+        h = self.inlayHints
+        return {"Input": h.input, "Output": h.output, "OutputExisting": h.output, "InOut": h.inout,
+                "NoDep": h.noDep, "Scalar": h.scalar}.get(direction, True)
+
+    def shows_diagnostic(self, code: str) -> bool:
+        d = self.diagnostics
+        if not d.enabled:
+            return False
+        return bool(getattr(d, DIAGNOSTIC_GROUPS.get(code, "misuse")))
+
+
+def _fill(target: Any, values: Any, prefix: str, problems: list[str]) -> None:
+    if not isinstance(values, Mapping):
+        if values is not None:
+            problems.append(f"{prefix} should be an object")
+        return
+    known = {f.name: f for f in fields(target)}
+    for key, value in values.items():
+        f = known.get(key)
+        if f is None:
+            continue  # settings of newer versions or of the extension: not ours
+        current = getattr(target, key)
+        if not isinstance(current, bool) and not hasattr(current, "__dataclass_fields__"):
+            continue
+        if isinstance(current, bool):
+            if isinstance(value, bool):
+                setattr(target, key, value)
+            else:
+                problems.append(f"{prefix}.{key} should be true or false")
+        else:
+            _fill(current, value, f"{prefix}.{key}", problems)
+
+
+def parse_settings(values: Any) -> Settings:
+    """Settings from the `pyptoLens` section; bad values are reported and replaced by defaults."""
+    settings = Settings()
+    if isinstance(values, Mapping) and "pyptoLens" in values:
+        values = values["pyptoLens"]
+    if values is not None:
+        _fill(settings, values, "pyptoLens", settings.problems)
+    return settings

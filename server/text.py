@@ -1,0 +1,126 @@
+"""Documents as LSP 3.17 defines them (not as pygls 2.1.1's store has them).
+
+Only \\n, \\r\\n and \\r end a line (Python's splitlines also splits on form
+feed, U+2028 and others); a character past the end of a line means the line's
+end, on the last line too; positions are counted in the negotiated encoding
+(UTF-16 by default, UTF-8, UTF-32). Requests never raise for hostile
+positions: they are clamped.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Optional
+
+_LINE_END = re.compile(r"\r\n|\r|\n")
+
+UTF8, UTF16, UTF32 = "utf-8", "utf-16", "utf-32"
+
+
+def _units(ch: str, encoding: str) -> int:
+    if encoding == UTF32:
+        return 1
+    code = ord(ch)
+    if encoding == UTF16:
+        return 2 if code > 0xFFFF else 1
+    return 1 if code < 0x80 else 2 if code < 0x800 else 3 if code < 0x10000 else 4
+
+
+def to_units(line: str, col: int, encoding: str) -> int:
+    """Code-point column -> client units."""
+    col = max(0, min(col, len(line)))
+    if encoding == UTF32 or line.isascii():
+        return col
+    return sum(_units(ch, encoding) for ch in line[:col])
+
+
+def from_units(line: str, units: int, encoding: str) -> int:
+    """Client units -> code-point column (clamped to the line; inside a character rounds down)."""
+    if units <= 0:
+        return 0
+    if encoding == UTF32 or line.isascii():
+        return min(units, len(line))
+    count = 0
+    for i, ch in enumerate(line):
+        count += _units(ch, encoding)
+        if count > units:
+            return i
+        if count == units:
+            return i + 1
+    return len(line)
+
+
+@dataclass
+class Change:
+    """One content change: `start`/`end` as (line, character) in client units, or None for the whole text."""
+
+    text: str
+    start: Optional[tuple[int, int]] = None
+    end: Optional[tuple[int, int]] = None
+
+
+class LspText:
+    """A document's text with an index of its lines by the LSP rules."""
+
+    def __init__(self, text: str, version: Optional[int] = None):
+        self.version = version
+        self._set(text)
+
+    def _set(self, text: str) -> None:
+        self.text = text
+        starts = [0]
+        ends = []
+        for m in _LINE_END.finditer(text):
+            ends.append(m.start())
+            starts.append(m.end())
+        ends.append(len(text))
+        self.starts = starts
+        self.ends = ends
+        self._normal: Optional[str] = None
+
+    @property
+    def line_count(self) -> int:
+        return len(self.starts)
+
+    def line(self, n: int) -> str:
+        if n < 0 or n >= len(self.starts):
+            return ""
+        return self.text[self.starts[n]:self.ends[n]]
+
+    def normalised(self) -> str:
+        """The text with every line end a \\n (same lines, same columns): what the analysis reads."""
+        if self._normal is None:
+            self._normal = "\n".join(self.line(i) for i in range(self.line_count)) if "\r" in self.text else self.text
+        return self._normal
+
+    def offset(self, line: int, units: int, encoding: str) -> int:
+        """The code-point offset of a client position, clamped into the text."""
+        if line < 0:
+            return 0
+        if line >= len(self.starts):
+            return len(self.text)
+        col = from_units(self.line(line), units, encoding)
+        return self.starts[line] + col
+
+    def apply(self, change: Change, encoding: str) -> None:
+        if change.start is None or change.end is None:
+            self._set(change.text)
+            return
+        a = self.offset(change.start[0], change.start[1], encoding)
+        b = self.offset(change.end[0], change.end[1], encoding)
+        if b < a:
+            a, b = b, a  # a reversed range: the same span of text
+        self._set(self.text[:a] + change.text + self.text[b:])
+
+    def clamp(self, line: int, units: int, encoding: str) -> tuple[int, int]:
+        """A client position -> (line, code-point column), both clamped into the text."""
+        if line < 0:
+            return 0, 0
+        if line >= len(self.starts):
+            last = len(self.starts) - 1
+            return last, len(self.line(last))
+        return line, from_units(self.line(line), units, encoding)
+
+    def units(self, line: int, col: int, encoding: str) -> int:
+        """(line, code-point column) -> client units."""
+        return to_units(self.line(line), col, encoding)
