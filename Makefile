@@ -1,0 +1,37 @@
+# PyPTO Lens: `make demo` and `make test` set everything up on a fresh machine (Python 3.10+).
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: demo test test-python test-extension bench vsix e2e e2e-nvim clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e ".[test]"
+	touch $(STAMP)
+
+demo: $(STAMP)
+	$(VENV)/bin/pypto-lens check examples --fail-on never
+
+test: test-python test-extension
+
+test-python: $(STAMP)
+	$(PY) -m pytest -q
+
+test-extension:
+	$(MAKE) -C vscode-extension check
+
+bench: $(STAMP)
+	$(PY) tools/bench_analysis.py
+	$(PY) tools/bench_registry.py
+
+vsix: $(STAMP)
+	$(MAKE) -C vscode-extension vsix
+
+e2e: vsix
+	$(MAKE) -C vscode-extension e2e
+
+clean:
+	rm -rf $(VENV) build dist *.egg-info .pytest_cache
