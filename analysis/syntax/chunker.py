@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Optional
 
 # string openers, comments, brackets and newlines: all the scan needs to see
@@ -38,66 +39,69 @@ class Unit:
         return self.kind == "class"
 
 
-def _statement_lines(text: str, lines: list[str]) -> list[bool]:
+def _statement_lines(lines: list[str]) -> list[bool]:
     """For each line: does a logical line (statement) begin there?"""
     begins = [True] * len(lines)
     depth = 0
-    line = 0
-    pos = 0
-    length = len(text)
-    line_starts = [0]
-    for i, ln in enumerate(lines[:-1]):
-        line_starts.append(line_starts[-1] + len(ln) + 1)
-    while pos < length:
-        m = _SCAN.search(text, pos)
-        if m is None:
-            break
-        token = m.group()
-        start = m.start()
-        if token == "\n":
-            line += 1
-            pos = m.end()
-            if depth and line < len(lines):
-                stripped = lines[line].lstrip()
-                indent = len(lines[line]) - len(stripped)
-                if indent == 0 and _BLOCK_START.match(stripped):
+    quote: Optional[str] = None  # the open triple-quoted string, if any
+    for i, line in enumerate(lines):
+        if quote is not None or depth:
+            begins[i] = False
+            if depth and quote is None:
+                stripped = line.lstrip()
+                if line[:1] not in (" ", "\t") and _BLOCK_START.match(stripped):
                     depth = 0  # recover from an unclosed bracket at the next block
-                else:
-                    begins[line] = False
+                    begins[i] = True
+        if quote is None and "'" not in line and '"' not in line:
+            depth = max(0, depth + _bracket_delta(line))
             continue
-        if token == "#":
-            end = text.find("\n", start)
-            pos = length if end < 0 else end
-            continue
-        quote = m.group(1)
-        if quote:
-            end = _STRING_END[quote].match(text, m.end())
-            if end is None:  # unterminated: to the end of the line, or of the text for a long string
-                if len(quote) == 3:
-                    for k in range(line + 1, len(lines)):
-                        begins[k] = False
-                    break
-                nl = text.find("\n", m.end())
-                pos = length if nl < 0 else nl
-                continue
-            string_end = end.end()
-            newlines = text.count("\n", m.end(), string_end)
-            for k in range(line + 1, line + newlines + 1):
-                begins[k] = False
-            line += newlines
-            pos = string_end
+        depth, quote = _scan_line(line, depth, quote)
+    return begins
+
+
+@lru_cache(maxsize=65536)
+def _bracket_delta(line: str) -> int:
+    """Opened minus closed brackets on a line without quotes (up to its comment)."""
+    code = line.split("#", 1)[0]
+    return (code.count("(") + code.count("[") + code.count("{")
+            - code.count(")") - code.count("]") - code.count("}"))
+
+
+def _scan_line(line: str, depth: int, quote: Optional[str]) -> tuple[int, Optional[str]]:
+    """Strings, comments and brackets of one line, from the state at its start."""
+    pos = 0
+    if quote is not None:
+        end = _STRING_END[quote].match(line)
+        if end is None:
+            return depth, quote  # the long string goes on
+        pos = end.end()
+        quote = None
+    while True:
+        m = _SCAN.search(line, pos)
+        if m is None:
+            return depth, None
+        token = m.group()
+        if token == "#" or token == "\n":
+            return depth, None
+        opener = m.group(1)
+        if opener:
+            end = _STRING_END[opener].match(line, m.end())
+            if end is None:
+                if len(opener) == 3:
+                    return depth, opener
+                return depth, None  # an unterminated string ends with its line
+            pos = end.end()
             continue
         if token in "([{":
             depth += 1
         elif depth:
             depth -= 1
         pos = m.end()
-    return begins
 
 
 def _is_code(line: str) -> bool:
-    stripped = line.strip()
-    return bool(stripped) and not stripped.startswith("#")
+    stripped = line.lstrip()
+    return bool(stripped) and stripped[0] != "#"
 
 
 def _indent(line: str) -> int:
@@ -107,8 +111,10 @@ def _indent(line: str) -> int:
 def split(text: str) -> list[Unit]:
     """The document's units, in order. `text` has `\\n` line ends only."""
     lines = text.split("\n")
-    begins = _statement_lines(text, lines)
-    starts = [i for i, ln in enumerate(lines) if begins[i] and _is_code(ln) and _indent(ln) == 0]
+    begins = _statement_lines(lines)
+    # indentation of each line that begins a statement with code (-1 otherwise)
+    indents = [_indent(ln) if begins[i] and _is_code(ln) else -1 for i, ln in enumerate(lines)]
+    starts = [i for i, d in enumerate(indents) if d == 0]
     units: list[Unit] = []
     k = 0
     while k < len(starts):
@@ -119,7 +125,7 @@ def split(text: str) -> list[Unit]:
         if header is None:
             units.append(Unit(start, end, "\n".join(lines[start:end]), 0, "statement"))
         else:
-            units.extend(_class_units(lines, begins, start, header, end, len(units)))
+            units.extend(_class_units(lines, indents, start, header, end, len(units)))
         k = j
     return units
 
@@ -163,14 +169,14 @@ def _class_header(lines: list[str], begins: list[bool], start: int, end: int) ->
     return j
 
 
-def _class_units(lines: list[str], begins: list[bool], start: int, body: int, end: int, index: int) -> list[Unit]:
+def _class_units(lines: list[str], indents: list[int], start: int, body: int, end: int, index: int) -> list[Unit]:
     header_end = _trim(lines, start, body)
     units = [Unit(start, header_end, "\n".join(lines[start:header_end]), 0, "class")]
-    members = [i for i in range(body, end) if begins[i] and _is_code(lines[i])]
+    members = [i for i in range(body, end) if indents[i] >= 0]
     if not members:
         return units
-    base = min(_indent(lines[i]) for i in members)
-    starts = [i for i in members if _indent(lines[i]) == base]
+    base = min(indents[i] for i in members)
+    starts = [i for i in members if indents[i] == base]
     k = 0
     while k < len(starts):
         first = starts[k]

@@ -60,6 +60,7 @@ class Caches:
         self.parses = LRU(20000)
         self.lowered = LRU(20000)
         self.programs = LRU(2000)
+        self.placed = LRU(4000)  # a program's results in absolute positions, by its offsets
         self.last_good: dict = {}  # (uri, unit key) -> last ParsedUnit that parsed
 
 
@@ -124,19 +125,34 @@ class DocumentAnalyzer:
         programs = find_programs(ctx, statements, [u.kind for u in units], [u.parent for u in units])
         registry = self.registry()
         analysis = DocumentAnalysis(uri, version, [], [], diagnostics)
+        alias = next((name for name, path in ctx.aliases.items() if path == "pl"), "pl")
+        fingerprint = _context_key(ctx)
         for program in programs:
-            functions = self._lower(program, units, ctx)
+            functions = self._lower(program, units, ctx, fingerprint)
             if not functions:
                 continue
-            result = self._chain(program, functions, registry, ctx)
-            _place(analysis, program, functions, units, lines, result)
+            try:
+                result = self._chain(program, functions, registry, ctx)
+            except RecursionError:
+                analysis.diagnostics.append(_failure(program, units, "is nested too deeply to analyse"))
+                continue
+            offsets = tuple((name, units[src.unit].start) for name, (src, _) in functions.items())
+            key = (id(result), offsets, alias)
+
+            def place(program=program, functions=functions, result=result):
+                return _place(program, functions, units, lines, result, alias)
+            calls, signatures, found = self.caches.placed.get_or(key, place)
+            analysis.calls.extend(calls)
+            analysis.signatures.extend(signatures)
+            analysis.diagnostics.extend(found)
             if program.kind == "module":
                 self.module_functions = {name: result.fns[name] for name in functions if name in result.fns}
         analysis.calls.sort(key=lambda c: (c.range.line, c.range.col))
+        analysis.diagnostics = _dedupe_operator_notes(analysis.diagnostics)
         return analysis
 
-    def _lower(self, program: ProgramDecl, units, ctx: ModuleContext) -> dict[str, tuple[FunctionSource, ir.Function]]:
-        fingerprint = _context_key(ctx)
+    def _lower(self, program: ProgramDecl, units, ctx: ModuleContext,
+               fingerprint: str) -> dict[str, tuple[FunctionSource, ir.Function]]:
         out = {}
         for source in program.functions:
             unit = units[source.unit]
@@ -219,8 +235,31 @@ def _depths(fns: dict[str, Fn]) -> dict[str, int]:
     return depth
 
 
-def _place(analysis: DocumentAnalysis, program: ProgramDecl, functions, units, lines: list[str],
-           result: ProgramResult) -> None:
+def _failure(program: ProgramDecl, units, why: str) -> Diagnostic:
+    line = units[program.unit].start if program.unit >= 0 else 0
+    return Diagnostic("AnalysisFailed", "information", f"PyPTO Lens could not analyse {program.name}: it {why}",
+                      Range(line, 0, line, 0))
+
+
+def _dedupe_operator_notes(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    """One note per operator without declarations per document, at its first call (less noise)."""
+    seen: set = set()
+    out = []
+    for d in diagnostics:
+        if d.code in ("UnclassifiedOperator", "UnknownOperator"):
+            op = d.message.split(" ", 1)[0]
+            if op in seen:
+                continue
+            seen.add(op)
+        out.append(d)
+    return out
+
+
+def _place(program: ProgramDecl, functions, units, lines: list[str], result: ProgramResult, alias: str):
+    """(call sites, signature changes, diagnostics) of one program, in absolute positions."""
+    calls: list[CallSite] = []
+    signatures: list[SignatureChange] = []
+    diagnostics: list[Diagnostic] = []
     places = _Places(functions, units)
     depth = _depths(result.fns)
     groups: dict = {}
@@ -231,7 +270,7 @@ def _place(analysis: DocumentAnalysis, program: ProgramDecl, functions, units, l
     for (owner, _, _), group in groups.items():
         site = _site(places, owner, group, depth, result, lines)
         if site is not None:
-            analysis.calls.append(site)
+            calls.append(site)
     for name, (source, function) in functions.items():
         fn = result.fns.get(name)
         if fn is None or fn.origin != "user":
@@ -244,7 +283,7 @@ def _place(analysis: DocumentAnalysis, program: ProgramDecl, functions, units, l
             r = places.range(name, anchor)
             if r is None:
                 continue
-            analysis.signatures.append(SignatureChange(
+            signatures.append(SignatureChange(
                 fn.name, param.name, r.end_line, r.end_col, param.decl.value, fn.dirs[k].value,
                 tuple(places.explain(d) for d in fn.reasons.get(k, []))))
     for write in result.in_param_written:
@@ -253,19 +292,20 @@ def _place(analysis: DocumentAnalysis, program: ProgramDecl, functions, units, l
             continue
         annotation = places.range(write.function, write.annotation) if write.annotation else None
         fix = "pl.InOut" if write.read else "pl.Out"
-        analysis.diagnostics.append(Diagnostic(
+        diagnostics.append(Diagnostic(
             "InParamWritten", "warning",
             f"parameter '{write.param}' of {write.function} is declared In, but {write.writer} writes it: "
             f"declare it {fix}[...] ({'read and written' if write.read else 'written, never read'})",
             r, tuple(places.step(e) for e in write.evidence),
             {"param": write.param, "function": write.function, "suggestion": write.suggestion,
-             "annotation": annotation.__dict__ if annotation else None}))
+             "annotation": annotation.__dict__ if annotation else None, "alias": alias}))
     for problem in result.problems:
         r = places.range(problem.owner, problem.span)
         if r is None:
             continue
-        analysis.diagnostics.append(Diagnostic(problem.code, problem.severity, problem.message, r,
-                                               tuple(places.step(e) for e in problem.related)))
+        diagnostics.append(Diagnostic(problem.code, problem.severity, problem.message, r,
+                                      tuple(places.step(e) for e in problem.related)))
+    return calls, signatures, diagnostics
 
 
 def _site(places: _Places, owner: str, group: list[CallResult], depth, result: ProgramResult,
