@@ -1,0 +1,270 @@
+#!/usr/bin/env python3
+"""Run PyPTO (the oracle) and PyPTO Lens on pl files; print the lines where their directions differ.
+
+    python tools/oracle_diff.py FILE_OR_DIR... --oracle-python PY --oracle-script ORACLE.py
+                                [--pypto-root DIR] [--mode auto|pipeline|pass-only]
+                                [--lens CMD] [--all] [--json]
+
+--oracle-python   the interpreter that can import PyPTO (the oracle's venv python)
+--oracle-script   the oracle driver (oracle.py); it prints every IR call's line, column
+                  and arg_directions after PyPTO's DeriveCallDirections
+--pypto-root      exported as PYPTO_ROOT for the oracle (default: inherit the environment)
+--mode            auto (default): --pass-only when the file's leading comment says
+                  "--pass-only", else --pipeline
+--lens            the command that runs PyPTO Lens (default: the repository's
+                  .venv/bin/pypto-lens, else `pypto-lens` on PATH)
+--all             also print the lines where both agree
+--json            print the comparison as JSON
+
+How the two sides are lined up (spec H1/H3):
+* every IR call is attributed to its source line; IR-only arguments (hidden outputs
+  `retN__out`, `gm_pipe_buffer*`) are dropped;
+* on a line with calls in both user-written and pipeline-created functions (a `for i in
+  pl.spmd(...)` header: the parent's dispatch and the wrapper's inner call), only the
+  user-written functions' calls count;
+* IR calls at the same line and column are copies of one source call (inline expansions,
+  unrolled copies, mixed-kernel splits): merged slot by slot, keeping the strongest
+  direction, InOut > Output > OutputExisting > Input > NoDep;
+* `Scalar` is left out on both sides (as the `# expect:` checkers do); the remaining
+  directions of a line are compared in call-column order.
+
+Exit status: 0 when nothing differs, 1 otherwise, 2 on usage errors.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+STRENGTH = {"InOut": 5, "Output": 4, "OutputExisting": 3, "Input": 2, "NoDep": 1, "Scalar": 0}
+HIDDEN_ARG = re.compile(r"^(ret\d+__out|gm_pipe_buffer.*)$")
+SKIP_DIRS = {".git", ".venv", "venv", "__pycache__", "node_modules", "build", "dist"}
+
+
+def collect(paths: list[str]) -> list[Path]:
+    files: list[Path] = []
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            for folder, dirs, names in os.walk(path):
+                dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and not d.startswith("."))
+                files.extend(Path(folder) / n for n in sorted(names) if n.endswith(".py"))
+        elif path.exists():
+            files.append(path)
+        else:
+            raise SystemExit(f"oracle_diff: no such file or directory: {raw}")
+    return files
+
+
+def mode_for(path: Path, requested: str) -> str:
+    if requested != "auto":
+        return requested
+    head = []
+    for line in path.read_text(encoding="utf-8").split("\n"):
+        if line.startswith("#") or not line.strip():
+            head.append(line)
+        else:
+            break
+    return "pass-only" if "--pass-only" in "\n".join(head) else "pipeline"
+
+
+def default_lens_command() -> list[str]:
+    local = REPO / ".venv" / "bin" / "pypto-lens"
+    if local.exists():
+        return [str(local)]
+    found = shutil.which("pypto-lens")
+    return [found] if found else [sys.executable, "-m", "analysis.cli"]
+
+
+# ---------------------------------------------------------------------------
+# the oracle side
+# ---------------------------------------------------------------------------
+
+def run_oracle(args, files: list[Path], mode: str) -> dict[str, dict]:
+    env = dict(os.environ)
+    if args.pypto_root:
+        env["PYPTO_ROOT"] = args.pypto_root
+
+    def once(batch: list[Path]) -> list[dict]:
+        proc = subprocess.run([args.oracle_python, args.oracle_script, f"--{mode}", "--no-diagnostics",
+                               "--indent", "0"] + [str(f.resolve()) for f in batch],
+                              capture_output=True, text=True, env=env)
+        if not proc.stdout.strip():
+            raise RuntimeError(proc.stderr.strip()[-2000:] or f"exit status {proc.returncode}")
+        data = json.loads(proc.stdout)
+        return data if isinstance(data, list) else [data]
+
+    out: dict[str, dict] = {}
+    try:
+        results = once(files)
+    except (RuntimeError, json.JSONDecodeError):
+        results = []
+        for f in files:
+            try:
+                results.extend(once([f]))
+            except (RuntimeError, json.JSONDecodeError) as exc:
+                results.append({"file": str(f.resolve()), "crash": str(exc)})
+    for r in results:
+        out[str(Path(r["file"]).resolve())] = r
+    return out
+
+
+def oracle_lines(result: dict) -> tuple[dict[int, list[list[tuple[str, str]]]], list[str]]:
+    """line -> [per source call (by column): [(arg name, direction), ...]], plus errors."""
+    errors = []
+    if result.get("crash"):
+        return {}, [f"oracle crashed: {result['crash']}"]
+    if result.get("load_error"):
+        errors.append(f"oracle could not load the file: {result['load_error'].get('message', '')[:300]}")
+    raw: dict[int, list[tuple[bool, int, list[tuple[str, str]]]]] = {}
+    for program in result.get("programs", []):
+        if program.get("error"):
+            errors.append(f"oracle: {program.get('name')}: {program['error'].get('type')}: "
+                          f"{program['error'].get('message', '')[:300]}")
+            continue
+        for func in program.get("functions", []):
+            created = bool(func.get("created_by_pipeline"))
+            for call in func.get("calls", []):
+                if call.get("file") or not call.get("line"):
+                    continue  # a call whose span lies in another file (imported helper)
+                pairs = [(base, d) for base, name, d in zip(call["arg_bases"], call["args"], call["arg_directions"])
+                         if not HIDDEN_ARG.match(name)]
+                raw.setdefault(call["line"], []).append((created, call.get("column") or 0, pairs))
+    lines: dict[int, list[list[tuple[str, str]]]] = {}
+    for line, calls in raw.items():
+        if any(not created for created, _, _ in calls):
+            calls = [c for c in calls if not c[0]]
+        lines[line] = merge_by_column([(col, pairs) for _, col, pairs in calls])
+    return lines, errors
+
+
+def merge_by_column(calls: list[tuple[int, list[tuple[str, str]]]]) -> list[list[tuple[str, str]]]:
+    by_col: dict[int, list[tuple[str, str]]] = {}
+    for col, pairs in calls:
+        if col not in by_col:
+            by_col[col] = list(pairs)
+            continue
+        merged = by_col[col]
+        for i, (name, d) in enumerate(pairs):
+            if i >= len(merged):
+                merged.append((name, d))
+            elif STRENGTH.get(d, 0) > STRENGTH.get(merged[i][1], 0):
+                merged[i] = (merged[i][0], d)
+    return [by_col[c] for c in sorted(by_col)]
+
+
+# ---------------------------------------------------------------------------
+# the PyPTO Lens side
+# ---------------------------------------------------------------------------
+
+def run_lens(command: list[str], files: list[Path]) -> dict[str, dict]:
+    def once(batch: list[Path]) -> list[dict]:
+        proc = subprocess.run(command + ["check", "--format", "json", "--fail-on", "never", "--scalar"]
+                              + [str(f) for f in batch], capture_output=True, text=True, cwd=str(REPO))
+        if not proc.stdout.strip():
+            raise RuntimeError(proc.stderr.strip()[-2000:] or f"exit status {proc.returncode}")
+        data = json.loads(proc.stdout)
+        return data if isinstance(data, list) else [data]
+
+    try:
+        reports = once(files)
+    except (RuntimeError, json.JSONDecodeError):
+        reports = []
+        for f in files:
+            try:
+                reports.extend(once([f]))
+            except (RuntimeError, json.JSONDecodeError) as exc:
+                reports.append({"file": str(f), "error": f"pypto-lens failed: {exc}"})
+    return {str(Path(r["file"]).resolve()): r for r in reports}
+
+
+def lens_lines(report: dict) -> dict[int, list[list[tuple[str, str]]]]:
+    raw: dict[int, list[tuple[int, list[tuple[str, str]]]]] = {}
+    for call in report.get("calls", []):
+        if call.get("skipped"):
+            continue
+        args = sorted(call.get("args", []), key=lambda a: a.get("index", 0))
+        pairs = [(a.get("arg") or a.get("param") or "?", a["direction"]) for a in args]
+        raw.setdefault(call["line"], []).append((call.get("column") or 0, pairs))
+    return {line: merge_by_column(calls) for line, calls in raw.items()}
+
+
+# ---------------------------------------------------------------------------
+# comparison
+# ---------------------------------------------------------------------------
+
+def visible(groups: list[list[tuple[str, str]]]) -> list[str]:
+    return [d for pairs in groups for _, d in pairs if d != "Scalar"]
+
+
+def show(groups: list[list[tuple[str, str]]]) -> str:
+    if not groups:
+        return "none"
+    return " | ".join(", ".join(f"{n}={d}" for n, d in pairs if d != "Scalar") or "-" for pairs in groups)
+
+
+def compare(path: Path, oracle: dict, lens: dict) -> dict:
+    o_lines, errors = oracle_lines(oracle)
+    if lens.get("error"):
+        errors.append(lens["error"])
+    l_lines = lens_lines(lens)
+    rows = []
+    for line in sorted(set(o_lines) | set(l_lines)):
+        o, l = o_lines.get(line, []), l_lines.get(line, [])
+        same = visible(o) == visible(l)
+        rows.append({"line": line, "same": same, "oracle": show(o), "lens": show(l),
+                     "oracle_dirs": visible(o), "lens_dirs": visible(l)})
+    return {"file": str(path), "mode": oracle.get("mode"), "errors": errors, "lines": rows}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("paths", nargs="+")
+    parser.add_argument("--oracle-python", required=True)
+    parser.add_argument("--oracle-script", required=True)
+    parser.add_argument("--pypto-root")
+    parser.add_argument("--mode", choices=["auto", "pipeline", "pass-only"], default="auto")
+    parser.add_argument("--lens")
+    parser.add_argument("--all", action="store_true")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    files = collect(args.paths)
+    by_mode: dict[str, list[Path]] = {}
+    for f in files:
+        by_mode.setdefault(mode_for(f, args.mode), []).append(f)
+    oracle: dict[str, dict] = {}
+    for mode, batch in by_mode.items():
+        oracle.update(run_oracle(args, batch, mode))
+    lens = run_lens(shlex.split(args.lens) if args.lens else default_lens_command(), files)
+    results = []
+    for f in files:
+        key = str(f.resolve())
+        results.append(compare(f, oracle.get(key, {"crash": "no result"}), lens.get(key, {"error": "no result"})))
+    differing = sum(1 for r in results for row in r["lines"] if not row["same"])
+    if args.json:
+        json.dump(results, sys.stdout, indent=1, ensure_ascii=False)
+        print()
+    else:
+        for r in results:
+            for e in r["errors"]:
+                print(f"{r['file']}: {e}")
+            for row in r["lines"]:
+                if row["same"] and not args.all:
+                    continue
+                mark = "same" if row["same"] else "DIFF"
+                print(f"{r['file']}:{row['line']}: {mark} oracle[{r['mode']}]: {row['oracle']}  lens: {row['lens']}")
+        lines = sum(len(r["lines"]) for r in results)
+        print(f"{len(files)} files, {lines} call lines, {differing} differ, "
+              f"{sum(1 for r in results if r['errors'])} files with errors")
+    return 1 if differing else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
