@@ -43,15 +43,18 @@ def _statement_lines(lines: list[str]) -> list[bool]:
     """For each line: does a logical line (statement) begin there?"""
     begins = [True] * len(lines)
     depth = 0
+    opened_at = 0  # indentation of the line where the open brackets began
     quote: Optional[str] = None  # the open triple-quoted string, if any
     for i, line in enumerate(lines):
         if quote is not None or depth:
             begins[i] = False
             if depth and quote is None:
                 stripped = line.lstrip()
-                if line[:1] not in (" ", "\t") and _BLOCK_START.match(stripped):
-                    depth = 0  # recover from an unclosed bracket at the next block
+                if _BLOCK_START.match(stripped) and len(line) - len(stripped) <= opened_at:
+                    depth = 0  # recover from an unclosed bracket at the next def, class or decorator
                     begins[i] = True
+        if not depth:
+            opened_at = len(line) - len(line.lstrip())
         if quote is None and "'" not in line and '"' not in line:
             depth = max(0, depth + _bracket_delta(line))
             continue

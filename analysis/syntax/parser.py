@@ -77,7 +77,8 @@ class Indenter:
                 yield token
                 if "\n" not in token.value:
                     continue  # a comment at the very end of the text
-                indent = _indent_width(token.value.rsplit("\n", 1)[-1])
+                # never below the unit's base: a unit ends where its text ends
+                indent = max(_indent_width(token.value.rsplit("\n", 1)[-1]), levels[0])
                 if indent > levels[-1]:
                     levels.append(indent)
                     yield Token.new_borrow_pos("_INDENT", "", token)
