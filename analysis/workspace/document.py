@@ -22,7 +22,8 @@ from ..pipeline.program import ProgramResult, analyse_program
 from ..registry.registry import Registry
 from ..syntax import chunker
 from ..syntax import nodes as s
-from ..syntax.parser import SyntaxProblem, parse_unit
+from ..syntax.parser import SyntaxProblem
+from ..syntax.recovery import parse_recovering
 from ..syntax.nodes import Span
 from .results import (ArgHint, CallSite, Diagnostic, DocumentAnalysis, Explanation, Location, Range,
                       SignatureChange, Step)
@@ -61,7 +62,6 @@ class Caches:
         self.lowered = LRU(20000)
         self.programs = LRU(2000)
         self.placed = LRU(4000)  # a program's results in absolute positions, by its offsets
-        self.last_good: dict = {}  # (uri, unit key) -> last ParsedUnit that parsed
 
 
 def parse(caches: Caches, unit: chunker.Unit) -> ParsedUnit:
@@ -69,18 +69,9 @@ def parse(caches: Caches, unit: chunker.Unit) -> ParsedUnit:
         text = unit.text
         if unit.kind == "class":
             text += "\n" + " " * 4 + "pass"  # a class header alone has no body
-        stmts, problem = parse_unit(text)
+        stmts, problem = parse_recovering(text)
         return ParsedUnit(stmts, problem)
     return caches.parses.get_or((unit.kind, unit.text), run)
-
-
-def _unit_name(unit: chunker.Unit) -> str:
-    """A key that survives edits inside the unit: its first `def`/`class` name, or its first line."""
-    for line in unit.text.split("\n"):
-        stripped = line.strip()
-        if stripped.startswith(("def ", "class ", "async def ")):
-            return stripped.split("(")[0].split(":")[0]
-    return unit.text.split("\n", 1)[0].strip()
 
 
 class DocumentAnalyzer:
@@ -101,20 +92,12 @@ class DocumentAnalyzer:
         diagnostics: list[Diagnostic] = []
         for unit in units:
             result = parse(self.caches, unit)
-            key = (uri, unit.kind, _unit_name(unit))
-            if result.problem is not None:
-                line = unit.start + result.problem.line
-                col = result.problem.col
-                end = len(lines[line]) if line < len(lines) else col
+            if result.problem is not None:  # one diagnostic per broken unit, at its first error
+                line = min(unit.start + result.problem.line, len(lines) - 1)
+                col = min(result.problem.col, len(lines[line]))
+                end = max(col, len(lines[line].rstrip()))
                 diagnostics.append(Diagnostic("SyntaxError", "error", f"syntax error: {result.problem.message}",
-                                              Range(line, col, line, max(end, col + 1) if end > col else col)))
-                good = self.caches.last_good.get(key)
-                if good is not None and _same_shape(good[0], unit):
-                    result = good[1]  # keep the unit's last good parse so its hints do not flicker away
-                else:
-                    result = ParsedUnit([], result.problem)
-            else:
-                self.caches.last_good[key] = (unit, result)
+                                              Range(line, col, line, end)))
             parsed.append(result)
         statements = [p.stmts for p in parsed]
         top = [st if u.kind == "statement" else [] for st, u in zip(statements, units)]
@@ -185,11 +168,6 @@ class DocumentAnalyzer:
         if len(self.caches.programs) > self.caches.programs.size:
             self.caches.programs.popitem(last=False)
         return result
-
-
-def _same_shape(old_unit: chunker.Unit, unit: chunker.Unit) -> bool:
-    """The last good parse still fits only if the unit has not lost lines it had."""
-    return old_unit.end - old_unit.start <= unit.end - unit.start + 2
 
 
 def _context_key(ctx: ModuleContext) -> str:

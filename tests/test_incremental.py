@@ -1,0 +1,133 @@
+"""The incremental engine equals a from-scratch analysis, whatever the edits (design: workspace invariant).
+
+Hypothesis types random pl tokens, garbage and line breaks into programs,
+analysing after every edit (so every cache is warm and stale), then compares
+the result with a fresh workspace that sees only the final text.
+"""
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from analysis.workspace.workspace import Workspace
+
+PROGRAM = '''import pypto.language as pl
+
+LEN = 64
+
+
+@pl.program
+class Pipeline:
+    @pl.function(type=pl.FunctionType.InCore)
+    def scale(self, x: pl.Tensor[[LEN], pl.FP32], y: pl.Out[pl.Tensor[[LEN], pl.FP32]]) -> pl.Tensor[[LEN], pl.FP32]:
+        t = pl.load(x, [0], [LEN])
+        y = pl.store(pl.mul(t, t), [0], y)
+        return y
+
+    @pl.function(type=pl.FunctionType.InCore)
+    def leak(self, x: pl.Tensor[[LEN], pl.FP32], sink: pl.Tensor[[LEN], pl.FP32]) -> pl.Tensor[[LEN], pl.FP32]:
+        t = pl.load(x, [0], [LEN])
+        sink = pl.store(t, [0], sink)
+        return sink
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def main(self, x: pl.Tensor[[LEN], pl.FP32], n: pl.Scalar[pl.INDEX]) -> pl.Tensor[[LEN], pl.FP32]:
+        buf = pl.create_tensor([LEN], dtype=pl.FP32)
+        buf = self.scale(x, buf)
+        for i in pl.range(n):
+            buf = self.scale(x, buf)
+        other = pl.create_tensor([LEN], dtype=pl.FP32)
+        other = self.leak(buf, other)
+        with pl.at(level=pl.Level.CORE_GROUP):
+            t = pl.load(buf, [0], [LEN])
+            pl.store(t, [0], other)
+        return other
+
+
+@pl.jit.incore
+def kernel(a: pl.Tensor[[LEN], pl.FP32], out: pl.Out[pl.Tensor[[LEN], pl.FP32]]):
+    out = pl.store(pl.load(a, [0], [LEN]), [0], out)
+    return out
+
+
+@pl.jit
+def entry(a: pl.Tensor[[LEN], pl.FP32], out: pl.Out[pl.Tensor[[LEN], pl.FP32]]):
+    out = kernel(a, out)
+    out = kernel(a, out)
+    return out
+'''
+
+SNIPPETS = ["x", "(", ")", "[", "]", ":", ",", " ", "\n", "\r\n", "    ", "#", "'", '"', "\\",
+            "self.", "pl.", "pl.Out[", "pl.InOut[", "= self.scale(a, b)", "for i in pl.range(4):\n",
+            "with pl.at(level=pl.Level.CORE_GROUP):\n", "pl.no_dep(", "return ", "def f(self, a):\n",
+            "é", "中文", "💡", "\u2028", "\x0c", "if a:\n", "else:\n", "@pl.function\n", '"""', "\t"]
+
+
+@st.composite
+def edits(draw):
+    count = draw(st.integers(min_value=1, max_value=12))
+    out = []
+    for _ in range(count):
+        where = draw(st.floats(min_value=0, max_value=1))
+        span = draw(st.integers(min_value=0, max_value=40))
+        insert = "".join(draw(st.lists(st.sampled_from(SNIPPETS), max_size=3)))
+        out.append((where, span, insert))
+    return out
+
+
+def apply(text: str, edit) -> str:
+    where, span, insert = edit
+    a = int(where * len(text))
+    b = min(len(text), a + (span if span < 30 else 0))
+    return text[:a] + insert + text[b:]
+
+
+def view(analysis):
+    hints = sorted((h.line, h.col, h.label) for c in analysis.calls for h in c.hints)
+    diagnostics = sorted((d.range.line, d.range.col, d.code, d.message) for d in analysis.diagnostics)
+    signatures = sorted((s.function, s.param, s.effective) for s in analysis.signatures)
+    return hints, diagnostics, signatures
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(edits())
+def test_incremental_equals_from_scratch(sequence):
+    workspace = Workspace()
+    uri = "file:///incremental/edited.py"
+    text = PROGRAM
+    workspace.open(uri, text, 1)
+    workspace.analysis(uri)
+    for version, edit in enumerate(sequence, start=2):
+        text = apply(text, edit)
+        workspace.change(uri, text, version)
+        workspace.analysis(uri)  # warm every cache with the intermediate states
+    fresh = Workspace()
+    fresh.open("file:///incremental/fresh.py", text, 1)
+    assert view(workspace.analysis(uri)) == view(fresh.analysis("file:///incremental/fresh.py"))
+
+
+def test_a_broken_statement_keeps_the_rest_of_its_function():
+    workspace = Workspace()
+    uri = "file:///incremental/broken.py"
+    broken = PROGRAM.replace("        other = self.leak(buf, other)\n", "        other = self.leak(buf, \n")
+    workspace.open(uri, broken, 1)
+    analysis = workspace.analysis(uri)
+    errors = [d for d in analysis.diagnostics if d.code == "SyntaxError"]
+    assert len(errors) == 1
+    callees = [c.callee for c in analysis.calls]
+    # main's other calls and the other functions keep their hints
+    assert callees.count("scale") == 2 and "kernel" in callees
+    assert not any(c.callee == "leak" for c in analysis.calls)
+
+
+def test_an_edit_above_a_function_reuses_its_parse():
+    workspace = Workspace()
+    uri = "file:///incremental/moved.py"
+    workspace.open(uri, PROGRAM, 1)
+    before = workspace.analysis(uri)
+    parses = len(workspace.caches.parses)
+    workspace.change(uri, "# a new first line\n" + PROGRAM, 2)
+    after = workspace.analysis(uri)
+    assert len(workspace.caches.parses) == parses  # nothing was parsed again (a comment is no unit)
+    assert [(h.line + 1, h.label) for c in before.calls for h in c.hints] == \
+        [(h.line, h.label) for c in after.calls for h in c.hints]
