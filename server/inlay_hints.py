@@ -23,8 +23,10 @@ def install(server) -> None:
         if text is None or analysis is None or not ls.settings.inlayHints.enabled:
             return []
         encoding = ls.encoding
-        first, _ = text.clamp(params.range.start.line, params.range.start.character, encoding)
-        last, _ = text.clamp(params.range.end.line, params.range.end.character, encoding)
+        # the range in (line, code point) positions; both ends included (a scope header's hints sit at
+        # the end of its line, where a request for the visible lines ends)
+        first = text.clamp(params.range.start.line, params.range.start.character, encoding)
+        last = text.clamp(params.range.end.line, params.range.end.character, encoding)
         if last < first:
             first, last = last, first
         out = []
@@ -32,12 +34,12 @@ def install(server) -> None:
             if site.scope and not ls.settings.inlayHints.scopeHeaders:
                 continue
             for hint in site.hints:
-                if not first <= hint.line <= last or not ls.settings.shows_direction(hint.direction.value):
+                if not first <= (hint.line, hint.col) <= last or not ls.settings.shows_direction(hint.direction.value):
                     continue
                 out.append(_hint(ls, uri, text, hint, site.scope, encoding))
         if ls.settings.inlayHints.signatures:
             for change in analysis.signatures:
-                if first <= change.line <= last:
+                if first <= (change.line, change.col) <= last:
                     out.append(_signature_hint(text, uri, change, encoding))
         return out
 
