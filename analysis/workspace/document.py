@@ -8,6 +8,7 @@ above a function only moves it (its unit's line offset changes).
 from __future__ import annotations
 
 import hashlib
+import re
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Callable, Optional
@@ -90,7 +91,11 @@ class DocumentAnalyzer:
         lines = text.split("\n")
         parsed: list[ParsedUnit] = []
         diagnostics: list[Diagnostic] = []
+        relevant = _relevance(self.caches, units)
         for unit in units:
+            if not relevant(unit):
+                parsed.append(_SKIPPED)  # no pl code in it: not worth a parse
+                continue
             result = parse(self.caches, unit)
             if result.problem is not None:  # one diagnostic per broken unit, at its first error
                 line = min(unit.start + result.problem.line, len(lines) - 1)
@@ -168,6 +173,29 @@ class DocumentAnalyzer:
         if len(self.caches.programs) > self.caches.programs.size:
             self.caches.programs.popitem(last=False)
         return result
+
+
+_SKIPPED = ParsedUnit([], None)
+_IMPORT = re.compile(r"(?:from|import)\b")
+_ASSIGNMENT = re.compile(r"[A-Za-z_]\w*\s*(?::[^=]*)?=(?!=)")
+
+
+def _relevance(caches: Caches, units: list[chunker.Unit]) -> Callable[[chunker.Unit], bool]:
+    """Which units need a parse: imports, module constants, and units that mention the DSL's names."""
+    names = set()
+    for unit in units:
+        if unit.kind == "statement" and _IMPORT.match(unit.text) and "pypto" in unit.text:
+            ctx = build_context([parse(caches, unit).stmts])
+            names.update(ctx.aliases)
+    if not names:
+        return lambda unit: unit.kind == "statement" and bool(_IMPORT.match(unit.text))
+    mention = re.compile(r"\b(?:" + "|".join(sorted(map(re.escape, names))) + r")\b")
+
+    def relevant(unit: chunker.Unit) -> bool:
+        if unit.kind == "statement" and (_IMPORT.match(unit.text) or _ASSIGNMENT.match(unit.text)):
+            return True
+        return mention.search(unit.text) is not None
+    return relevant
 
 
 def _context_key(ctx: ModuleContext) -> str:

@@ -1,0 +1,81 @@
+#!/usr/bin/env python3
+"""Run PyPTO Lens over every Python file of some checkouts and count what it found.
+
+  python tools/run_corpus.py DIR... [--json]
+
+For example over PyPTO's examples/ and tests/ and pypto-lib's models/. Prints
+files, files with pl programs, direction-bearing calls, calls with
+directions, calls without (by reason), diagnostics by code, and any failure
+(an exception is a bug: the analysis must answer every input).
+"""
+from __future__ import annotations
+
+import argparse
+import collections
+import json
+import sys
+import time
+import traceback
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from analysis.cli.main import python_files  # noqa: E402
+from analysis.workspace.workspace import Workspace, path_to_uri  # noqa: E402
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("dirs", nargs="+")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    sys.setrecursionlimit(20000)
+    counts = collections.Counter()
+    skipped = collections.Counter()
+    codes = collections.Counter()
+    failures = []
+    started = time.perf_counter()
+    workspace = Workspace([Path(d) for d in args.dirs])
+    for path in python_files(args.dirs):
+        counts["files"] += 1
+        try:
+            analysis = workspace.analysis(path_to_uri(path))
+        except Exception:
+            failures.append((str(path), traceback.format_exc()))
+            continue
+        if analysis is None:
+            counts["unreadable"] += 1
+            continue
+        if analysis.calls:
+            counts["files with calls"] += 1
+        for site in analysis.calls:
+            counts["direction-bearing calls"] += 1
+            counts["scope dispatches" if site.scope else "user calls"] += 1
+            if site.skipped:
+                skipped[site.skipped.split(":")[0] if "takes" not in site.skipped else "argument count differs (S6)"] += 1
+            else:
+                counts["calls with directions"] += 1
+        for d in analysis.diagnostics:
+            codes[d.code] += 1
+    counts["seconds"] = round(time.perf_counter() - started, 1)
+    report = {"counts": dict(counts), "without directions": dict(skipped), "diagnostics": dict(codes),
+              "failures": len(failures)}
+    if args.json:
+        print(json.dumps(report, indent=1))
+    else:
+        for key, value in counts.items():
+            print(f"{key}: {value}")
+        print("calls without directions, by reason:")
+        for key, value in skipped.most_common():
+            print(f"  {value:6d}  {key}")
+        print("diagnostics:")
+        for key, value in codes.most_common():
+            print(f"  {value:6d}  {key}")
+        print(f"failures: {len(failures)}")
+    for path, trace in failures[:20]:
+        print(f"FAILED {path}\n{trace}", file=sys.stderr)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
