@@ -1,0 +1,99 @@
+"""The workspace's registry wins: built from a PyPTO checkout in the workspace, edits included.
+
+Keeps the ops declared by each source file, so that an edit of one file (an
+unsaved buffer) re-reads only that file. The analysis asks `registry()`; its
+`fingerprint` changes only when a declaration changed, so typing elsewhere in
+a .cpp file does not invalidate every pl program.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+from typing import Optional
+
+from .cpp_chains import parse_chains
+from .declarations import chains_to_ops
+from .generate import SOURCE_SUFFIXES
+from .model import OpInfo
+from .registry import Registry
+
+_MAX_DEPTH = 3
+
+
+def find_checkouts(roots: list[Path]) -> list[Path]:
+    """PyPTO checkouts in (or just under) the workspace roots: folders holding src/ir/op."""
+    found = []
+    for root in roots:
+        for folder, dirs, _ in os.walk(root):
+            depth = Path(folder).relative_to(root).parts
+            if len(depth) >= _MAX_DEPTH:
+                dirs[:] = []
+            dirs[:] = [d for d in dirs if not d.startswith(".") and d not in ("node_modules", "build", ".venv")]
+            if (Path(folder) / "src" / "ir" / "op").is_dir():
+                found.append(Path(folder))
+                dirs[:] = []
+    return found
+
+
+class WorkspaceRegistry:
+    def __init__(self, checkout: Path, dsl) -> None:
+        self.checkout = checkout
+        self.dsl = dsl
+        self.by_file: dict[Path, dict[str, OpInfo]] = {}
+        for path in sorted((checkout / "src").rglob("*")):
+            if path.suffix in SOURCE_SUFFIXES and path.is_file():
+                try:
+                    text = path.read_text(encoding="utf-8", errors="replace")
+                except OSError:
+                    continue
+                if "REGISTER_OP" in text:
+                    self.by_file[path] = self._read(path, text)
+        self._registry: Optional[Registry] = None
+        self.fingerprint = self._fingerprint()
+
+    def owns(self, path: Path) -> bool:
+        try:
+            path.resolve().relative_to((self.checkout / "src").resolve())
+            return path.suffix in SOURCE_SUFFIXES
+        except ValueError:
+            return False
+
+    def _read(self, path: Path, text: str) -> dict[str, OpInfo]:
+        relative = path.resolve().relative_to(self.checkout.resolve()).as_posix()
+        return chains_to_ops(parse_chains(text), relative)
+
+    def update(self, path: Path, text: Optional[str]) -> bool:
+        """A file's (possibly unsaved) text; None re-reads the disk. True when declarations changed."""
+        if text is None:
+            try:
+                text = path.read_text(encoding="utf-8", errors="replace")
+            except OSError:
+                text = ""
+        ops = self._read(path, text) if "REGISTER_OP" in text else {}
+        if ops == self.by_file.get(path, {}):
+            return False
+        self.by_file[path] = ops
+        fingerprint = self._fingerprint()
+        changed = fingerprint != self.fingerprint
+        self.fingerprint = fingerprint
+        self._registry = None
+        return changed
+
+    def registry(self) -> Registry:
+        if self._registry is None:
+            ops: dict[str, OpInfo] = {}
+            for path in sorted(self.by_file):
+                for name, op in self.by_file[path].items():
+                    ops.setdefault(name, op)
+            self._registry = Registry(ops, self.dsl, source=f"workspace:{self.checkout}")
+        return self._registry
+
+    def _fingerprint(self) -> str:
+        parts = []
+        for path in sorted(self.by_file):
+            for name, op in sorted(self.by_file[path].items()):
+                parts.append(repr((name, sorted(op.fixed_effects.items(), key=lambda kv: kv[0]),
+                                   sorted((k, repr(v)) for k, v in op.kwarg_effects.items()), op.no_arg_writes,
+                                   op.write_channel, op.output_reuses_input, op.is_view)))
+        return hashlib.sha1("\n".join(parts).encode()).hexdigest()
