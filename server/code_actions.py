@@ -26,8 +26,11 @@ def install(server) -> None:
             annotation = diagnostic.data.get("annotation")
             if not isinstance(annotation, dict):
                 continue
-            r = Range(annotation["line"], annotation["col"], annotation["end_line"], annotation["end_col"])
-            if r.line != r.end_line:
+            try:  # the client hands data back: it may come from another version, or be mangled
+                r = Range(*(int(annotation[key]) for key in ("line", "col", "end_line", "end_col")))
+            except (KeyError, TypeError, ValueError):
+                continue
+            if r.line != r.end_line or not 0 <= r.col < r.end_col:
                 continue
             current = text.line(r.line)[r.col:r.end_col]
             if not current:
