@@ -1,0 +1,223 @@
+// Activation: the output channel, the commands, and (re)starting the server when its
+// interpreter or the extension's settings change.
+import * as path from 'path';
+import * as vscode from 'vscode';
+import { ExecuteCommandRequest, LanguageClient, State } from 'vscode-languageclient/node';
+import { describe, Logger } from './logging';
+import { checkInterpreter, Check, Interpreter, MIN_VERSION, PythonEnvironments } from './python';
+import { keepTrace, startClient, stopClient } from './server';
+import { mainFolder, needsRestart, readExtensionSettings, SECTION } from './settings';
+
+const RESTART_DELAY_MS = 1000;
+/** The server's workspace/executeCommand command (the client also registers it under this name). */
+const SERVER_EXPLAIN = 'pyptoLens.explain';
+
+let lens: Lens | undefined;
+
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
+    lens = new Lens(context);
+    await lens.activate();
+}
+
+export async function deactivate(): Promise<void> {
+    await lens?.shutdown();
+    lens = undefined;
+}
+
+class Lens {
+    private readonly log = new Logger('PyPTO Lens');
+    private readonly python = new PythonEnvironments(this.log);
+    private readonly explanations: Explanations;
+    private client: LanguageClient | undefined;
+    private clientListeners: vscode.Disposable | undefined;
+    private restartTimer: NodeJS.Timeout | undefined;
+    private restarting: Promise<void> = Promise.resolve();
+    /** The last interpreter problem shown, so that each is shown once. */
+    private shownProblem: string | undefined;
+
+    constructor(private readonly context: vscode.ExtensionContext) {
+        this.explanations = new Explanations(vscode.Uri.joinPath(context.globalStorageUri, 'explanations'));
+    }
+
+    async activate(): Promise<void> {
+        const { context, log } = this;
+        log.setLevel(readExtensionSettings().logLevel);
+        context.subscriptions.push(
+            log,
+            this.python,
+            vscode.commands.registerCommand('pyptoLens.restart', () => this.restart('the Restart Server command', true)),
+            vscode.commands.registerCommand('pyptoLens.showOutput', () => log.show()),
+            vscode.commands.registerCommand('pyptoLens.explainAtCursor', () => this.explainAtCursor()),
+            vscode.workspace.onDidChangeConfiguration((event) => {
+                if (event.affectsConfiguration(SECTION)) {
+                    log.setLevel(readExtensionSettings().logLevel);
+                }
+                if (needsRestart(event)) {
+                    this.scheduleRestart('a pyptoLens setting changed');
+                }
+            }),
+            vscode.workspace.onDidChangeWorkspaceFolders(() => this.scheduleRestart('the workspace folders changed')),
+            this.python.onDidChangeInterpreter(() => {
+                if (readExtensionSettings().interpreter.length === 0) {
+                    this.scheduleRestart('the Python extension selected another interpreter');
+                }
+            }),
+        );
+        log.info(`PyPTO Lens ${context.extension.packageJSON.version} activated`);
+        await this.python.initialize();
+        await this.restart('activation', false);
+    }
+
+    /** Several triggers in a row give one restart, a moment after the last. */
+    private scheduleRestart(reason: string): void {
+        if (this.restartTimer) {
+            clearTimeout(this.restartTimer);
+        }
+        this.restartTimer = setTimeout(() => {
+            this.restartTimer = undefined;
+            void this.restart(reason, false);
+        }, RESTART_DELAY_MS);
+    }
+
+    /** Stops the running server, then starts one with the current interpreter and settings. */
+    restart(reason: string, byUser: boolean): Promise<void> {
+        this.restarting = this.restarting.then(() => this.doRestart(reason, byUser));
+        return this.restarting;
+    }
+
+    private async doRestart(reason: string, byUser: boolean): Promise<void> {
+        const { log } = this;
+        log.info(`(re)starting the server: ${reason}`);
+        await this.stop();
+        const settings = readExtensionSettings();
+        const interpreter = await this.python.resolve(settings.interpreter, mainFolder()?.uri);
+        const check = await checkInterpreter(interpreter.command);
+        if (!check.ok) {
+            this.reportInterpreter(interpreter, check, byUser);
+            return;
+        }
+        this.shownProblem = undefined;
+        log.info(`Python ${check.version} (${check.executable}), from ${interpreter.source}`);
+        try {
+            this.client = await startClient(this.context.extensionPath, interpreter.command, settings, log);
+            this.clientListeners = keepTrace(this.client, log);
+        } catch (error) {
+            log.error('the server did not start', error);
+            void vscode.window.showErrorMessage(
+                `PyPTO Lens: the server did not start (${describe(error)}).`, 'Show Output')
+                .then((choice) => choice && log.show());
+        }
+    }
+
+    /** One clear notification per problem (again when the user restarts), with what to do. */
+    private reportInterpreter(interpreter: Interpreter, check: Extract<Check, { ok: false }>, byUser: boolean): void {
+        const need = `Python ${MIN_VERSION.join('.')} or newer`;
+        const where = {
+            setting: 'the pyptoLens.interpreter setting',
+            'python extension': 'the interpreter selected in the Python extension',
+            PATH: 'python3 on PATH',
+        }[interpreter.source];
+        const what = check.problem === 'missing'
+            ? `no Python found (${where}: ${check.detail})`
+            : check.problem === 'too old'
+                ? `${where} is too old (${check.detail})`
+                : `${where} does not run (${check.detail})`;
+        const message = `PyPTO Lens needs ${need} to run its server, but ${what}. `
+            + 'Install Python 3.10+ and select it (Python: Select Interpreter), or set pyptoLens.interpreter; '
+            + 'then run "PyPTO Lens: Restart Server".';
+        this.log.error(message);
+        const key = `${interpreter.command.join(' ')}|${check.problem}`;
+        if (this.shownProblem === key && !byUser) {
+            return;
+        }
+        this.shownProblem = key;
+        void vscode.window.showWarningMessage(message, 'Open Settings', 'Show Output').then((choice) => {
+            if (choice === 'Open Settings') {
+                void vscode.commands.executeCommand('workbench.action.openSettings', 'pyptoLens.interpreter');
+            } else if (choice === 'Show Output') {
+                this.log.show();
+            }
+        });
+    }
+
+    /** "Explain Directions at Cursor": the server's derivation of the call, as a markdown preview. */
+    private async explainAtCursor(): Promise<void> {
+        const editor = vscode.window.activeTextEditor;
+        if (!editor) {
+            void vscode.window.showInformationMessage('PyPTO Lens: open a pl program and put the cursor on a call.');
+            return;
+        }
+        const client = this.client;
+        if (!client || client.state !== State.Running) {
+            void vscode.window.showWarningMessage('PyPTO Lens: the server is not running.', 'Show Output')
+                .then((choice) => choice && this.log.show());
+            return;
+        }
+        const position = editor.selection.active;
+        let markdown: unknown;
+        try {
+            markdown = await client.sendRequest(ExecuteCommandRequest.type, {
+                command: SERVER_EXPLAIN,
+                arguments: [editor.document.uri.toString(), position.line, position.character],
+            });
+        } catch (error) {
+            this.log.error('explain failed', error);
+            void vscode.window.showErrorMessage(`PyPTO Lens: explain failed (${describe(error)}).`);
+            return;
+        }
+        const uri = await this.explanations.write(editor.document.uri, position.line, String(markdown ?? ''));
+        try {
+            await vscode.commands.executeCommand('markdown.showPreviewToSide', uri);
+        } catch {
+            // no markdown preview (the built-in extension disabled): the text itself
+            const document = await vscode.workspace.openTextDocument(uri);
+            await vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.Beside, preview: true });
+        }
+    }
+
+    async shutdown(): Promise<void> {
+        if (this.restartTimer) {
+            clearTimeout(this.restartTimer);
+        }
+        await this.restarting;
+        await this.stop();
+    }
+
+    private async stop(): Promise<void> {
+        this.clientListeners?.dispose();
+        this.clientListeners = undefined;
+        await stopClient(this.client, this.log);
+        this.client = undefined;
+    }
+}
+
+/**
+ * The explanations, as markdown files in the extension's storage, one per source file and
+ * line. Files (not virtual documents) because the markdown preview refuses `file:` links:
+ * the server's links to source locations become relative paths, which it follows.
+ */
+class Explanations {
+    constructor(private readonly folder: vscode.Uri) {}
+
+    async write(source: vscode.Uri, line: number, markdown: string): Promise<vscode.Uri> {
+        const name = (source.path.split('/').pop() ?? 'program').replace(/[^\w.-]/g, '_');
+        const uri = vscode.Uri.joinPath(this.folder, `${name}, line ${line + 1}.md`);
+        await vscode.workspace.fs.createDirectory(this.folder);
+        const text = relativeLinks(markdown, path.dirname(uri.fsPath));
+        await vscode.workspace.fs.writeFile(uri, Buffer.from(text, 'utf8'));
+        return uri;
+    }
+}
+
+/** `[text](file:///a/b.py#L9,5)` -> `[text](<../../a/b.py#L9,5>)`, relative to `from`. */
+export function relativeLinks(markdown: string, from: string): string {
+    return markdown.replace(/\]\((file:\/\/[^)\s]+)\)/g, (whole, target: string) => {
+        try {
+            const uri = vscode.Uri.parse(target);
+            const relative = path.relative(from, uri.fsPath).split(path.sep).join('/');
+            return `](<${relative}${uri.fragment ? `#${uri.fragment}` : ''}>)`;
+        } catch {
+            return whole;
+        }
+    });
+}
