@@ -9,6 +9,7 @@ from typing import Optional
 from lsprotocol import types
 
 from . import code_actions, commands, diagnostics, hover, inlay_hints
+from .registry_sources import RegistrySources
 from .server import LensServer
 
 log = logging.getLogger("pypto-lens")
@@ -18,6 +19,7 @@ def create_server() -> LensServer:
     server = LensServer()
     for feature in (inlay_hints, hover, diagnostics, code_actions, commands):
         feature.install(server)
+    server.registry_sources = RegistrySources(server)
 
     @server.feature(types.INITIALIZE)
     def initialize(ls: LensServer, params: types.InitializeParams) -> None:
@@ -31,6 +33,7 @@ def create_server() -> LensServer:
     @server.feature(types.INITIALIZED)
     async def initialized(ls: LensServer, params: types.InitializedParams) -> None:
         await _pull_settings(ls)
+        await ls.registry_sources.load()
 
     @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
     async def configuration_changed(ls: LensServer, params: types.DidChangeConfigurationParams) -> None:
@@ -38,7 +41,7 @@ def create_server() -> LensServer:
         if not changed and isinstance(params.settings, dict):
             changed = ls.apply_settings(params.settings)
         if changed:
-            _refresh(ls)
+            ls.refresh_views()
 
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     def opened(ls: LensServer, params: types.DidOpenTextDocumentParams) -> None:
@@ -71,16 +74,9 @@ async def _pull_settings(ls: LensServer) -> bool:
     return ls.apply_settings(values[0])
 
 
-def _refresh(ls: LensServer) -> None:
-    """After a settings change (never per keystroke): hints and diagnostics again."""
-    workspace = getattr(ls.client_capabilities, "workspace", None)
-    if workspace and workspace.inlay_hint and workspace.inlay_hint.refresh_support:
-        ls.workspace_inlay_hint_refresh(None)
-    ls.diagnostics.refresh_all()
-
-
 def serve(args: Optional[argparse.Namespace] = None) -> None:
-    logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s")
+    logging.getLogger("pypto-lens").setLevel(logging.INFO)  # pygls logs every message at INFO: not ours
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))
     server = create_server()
     if args is not None and getattr(args, "tcp", False):

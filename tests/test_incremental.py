@@ -106,18 +106,36 @@ def test_incremental_equals_from_scratch(sequence):
     assert view(workspace.analysis(uri)) == view(fresh.analysis("file:///incremental/fresh.py"))
 
 
-def test_a_broken_statement_keeps_the_rest_of_its_function():
+def hints_of(text: str):
     workspace = Workspace()
-    uri = "file:///incremental/broken.py"
-    broken = PROGRAM.replace("        other = self.leak(buf, other)\n", "        other = self.leak(buf, \n")
-    workspace.open(uri, broken, 1)
-    analysis = workspace.analysis(uri)
+    workspace.open("file:///incremental/broken.py", text, 1)
+    analysis = workspace.analysis("file:///incremental/broken.py")
     errors = [d for d in analysis.diagnostics if d.code == "SyntaxError"]
+    return analysis, errors
+
+
+def test_a_call_being_typed_keeps_its_hints_and_the_function_its_other_hints():
+    analysis, errors = hints_of(PROGRAM.replace("        other = self.leak(buf, other)\n",
+                                                "        other = self.leak(buf, \n"))
     assert len(errors) == 1
     callees = [c.callee for c in analysis.calls]
-    # main's other calls and the other functions keep their hints
     assert callees.count("scale") == 2 and "kernel" in callees
-    assert not any(c.callee == "leak" for c in analysis.calls)
+    (leak,) = [c for c in analysis.calls if c.callee == "leak"]  # repaired as `self.leak(buf, )`
+    assert leak.hints == () and "takes 2 arguments" in leak.skipped  # S6: no vector, and why
+
+
+def test_trailing_garbage_after_a_call_keeps_its_hints():
+    analysis, errors = hints_of(PROGRAM.replace("        buf = self.scale(x, buf)\n",
+                                                "        buf = self.scale(x, buf) zz#\n", 1))
+    assert len(errors) == 1 and errors[0].message.startswith("syntax error: unexpected 'zz'")
+    assert sum(1 for c in analysis.calls if c.callee == "scale") == 2
+
+
+def test_a_statement_that_cannot_be_repaired_is_set_aside():
+    analysis, errors = hints_of(PROGRAM.replace("        other = self.leak(buf, other)\n",
+                                                "        other = self.leak(buf, other)) ((\n"))
+    assert len(errors) == 1
+    assert sum(1 for c in analysis.calls if c.callee == "scale") == 2
 
 
 def test_an_edit_above_a_function_reuses_its_parse():

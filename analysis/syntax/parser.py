@@ -661,8 +661,8 @@ def _describe(exc: UnexpectedInput, text: str) -> SyntaxProblem:
         tok = exc.token
         if tok.type == "_NEWLINE":
             return SyntaxProblem("unexpected end of line", line, col)
-        if tok.type in ("_INDENT", "_DEDENT"):
-            return SyntaxProblem("unexpected indentation", line, col)
+        if tok.type in ("_INDENT", "_DEDENT"):  # they borrow the newline's position: report the next line
+            return SyntaxProblem("unexpected indentation", max(tok.end_line - 1, 0), max(tok.end_column - 1, 0))
         shown = tok.value if len(tok.value) <= 20 else tok.value[:20] + "..."
         return SyntaxProblem(f"unexpected {shown!r}", line, col)
     return SyntaxProblem("invalid syntax", line, col)

@@ -1,10 +1,12 @@
-"""Parse a unit that has a syntax error by setting aside the broken statement.
+"""Parse a unit that has a syntax error: repair the broken statement, or set it aside.
 
-While the user types, one statement of a function is usually incomplete. We
-replace that statement (from the line where it begins to the line where the
-parser stopped) by `pass` and parse again, a few times at most, so the rest
-of the function keeps its hints. The result depends only on the text: an
-edited document and a fresh one with the same text get the same answer.
+While the user types, one statement of a function is usually incomplete:
+`x = self.f(a,` or `y = self.g(b) z` or `if n > 0`. We first repair it as
+an editor would expect (cut the text at the error, close the open brackets,
+drop a dangling operator, add a missing colon), so the call keeps its hints;
+if that does not parse, the statement is replaced by `pass` so the rest of
+the function keeps its hints. The result depends only on the text: an edited
+document and a fresh one with the same text get the same answer.
 """
 from __future__ import annotations
 
@@ -14,8 +16,11 @@ from typing import Optional
 from .chunker import _statement_lines
 from .parser import SyntaxProblem, parse_unit
 
-_ATTEMPTS = 6
+_ATTEMPTS = 8
 _HEADER = re.compile(r"\s*(?:async\s+)?(if|elif|else|for|while|with|try|except|finally|def|class)\b")
+_DANGLING = re.compile(r"(?:\.|=|\+|-|\*\*?|/{1,2}|%|@|&|\||\^|<<|>>|<=?|>=?|==|!=|\bnot|\band|\bor|\bin|\bis|:=)\s*$")
+_CLOSER = {"(": ")", "[": "]", "{": "}"}
+_STRING = re.compile(r"""[rRbBuUfF]{0,2}("(?:[^"\\\n]|\\.)*"?|'(?:[^'\\\n]|\\.)*'?)""")
 
 
 def parse_recovering(text: str) -> tuple[list, Optional[SyntaxProblem]]:
@@ -25,8 +30,12 @@ def parse_recovering(text: str) -> tuple[list, Optional[SyntaxProblem]]:
         return stmts, None
     first = problem
     lines = text.split("\n")
+    repaired: set = set()  # statements already repaired once: set them aside if they fail again
     for _ in range(_ATTEMPTS):
-        if not _set_aside(lines, problem):
+        start = _statement_start(lines, problem.line)
+        if start not in repaired and _repair(lines, problem, start):
+            repaired.add(start)
+        elif not _set_aside(lines, problem, start):
             break
         stmts, problem = parse_unit("\n".join(lines))
         if problem is None:
@@ -34,20 +43,75 @@ def parse_recovering(text: str) -> tuple[list, Optional[SyntaxProblem]]:
     return [], first
 
 
-def _set_aside(lines: list[str], problem: SyntaxProblem) -> bool:
+def _statement_start(lines: list[str], line: int) -> int:
+    line = min(max(line, 0), len(lines) - 1)
+    begins = _statement_lines(lines)
+    while line > 0 and not (begins[line] and lines[line].strip()):
+        line -= 1
+    return line
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip())
+
+
+def _repair(lines: list[str], problem: SyntaxProblem, start: int) -> bool:
+    """Cut the statement at the error and complete it; False when that changes nothing."""
+    at_end = problem.message.startswith("unexpected end of statement")
+    line = min(problem.line, len(lines) - 1)
+    col = problem.col
+    if at_end:
+        line = len(lines) - 1
+        while line > start and not lines[line].strip():
+            line -= 1
+        col = len(lines[line])
+    elif line > start and lines[line].strip() and _indent(lines[line]) <= _indent(lines[start]):
+        line -= 1  # the error is at the next statement: this one ended on the line before
+        col = len(lines[line])
+    kept = _DANGLING.sub("", lines[line][:col].rstrip()).rstrip()
+    if line == start and re.match(r"\s*(?:async\s+)?(?:def|class)\b", kept):
+        return False  # a broken def line: nothing sensible to complete
+    closers = "".join(_CLOSER[b] for b in reversed(_open_brackets("\n".join(lines[start:line] + [kept]))))
+    colon = ":" if line == start and _HEADER.match(kept) and not kept.endswith(":") else ""
+    new = kept + closers + colon
+    if new == lines[line]:
+        return False
+    lines[line] = new
+    return True
+
+
+def _open_brackets(text: str) -> list[str]:
+    """The brackets still open at the end of `text` (strings and comments skipped)."""
+    stack: list[str] = []
+    pos = 0
+    while pos < len(text):
+        ch = text[pos]
+        if ch in "'\"" or (ch in "rRbBuUfF" and pos + 1 < len(text) and text[pos + 1] in "'\""):
+            m = _STRING.match(text, pos)
+            pos = m.end() if m else pos + 1
+            continue
+        if ch == "#":
+            nl = text.find("\n", pos)
+            pos = len(text) if nl < 0 else nl
+            continue
+        if ch in _CLOSER:
+            stack.append(ch)
+        elif ch in ")]}" and stack:
+            stack.pop()
+        pos += 1
+    return stack
+
+
+def _set_aside(lines: list[str], problem: SyntaxProblem, start: int) -> bool:
     """Replace the statement holding the error by `pass` (an unexpected indent by nothing)."""
     line = min(max(problem.line, 0), len(lines) - 1)
-    begins = _statement_lines(lines)
-    start = line
-    while start > 0 and not (begins[start] and lines[start].strip()):
-        start -= 1
     end = line
     if problem.message.startswith("unexpected end of statement"):
         end = len(lines) - 1
     if start == 0 and end == len(lines) - 1 and len(lines) > 1 and _HEADER.match(lines[0]):
         return False  # the unit's own header is broken: nothing to keep
     original = lines[start]
-    indent = original[:len(original) - len(original.lstrip())]
+    indent = original[:_indent(original)]
     for k in range(start, end + 1):
         lines[k] = ""
     if "indentation" in problem.message and start == line:
