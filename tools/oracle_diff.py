@@ -11,6 +11,8 @@
 --pypto-root      exported as PYPTO_ROOT for the oracle (default: inherit the environment)
 --mode            auto (default): --pass-only when the file's leading comment says
                   "--pass-only", else --pipeline
+The oracle runs once per folder with that folder on PYTHONPATH, so programs that
+import sibling modules (`from config import ...`) load as they do when run from there.
 --lens            the command that runs PyPTO Lens (default: the repository's
                   .venv/bin/pypto-lens, else `pypto-lens` on PATH)
 --all             also print the lines where both agree
@@ -87,10 +89,16 @@ def default_lens_command() -> list[str]:
 # the oracle side
 # ---------------------------------------------------------------------------
 
-def run_oracle(args, files: list[Path], mode: str) -> dict[str, dict]:
+def run_oracle(args, files: list[Path], mode: str, folder: Path) -> dict[str, dict]:
+    """Run the oracle on files of one folder; the folder goes on PYTHONPATH so that
+    sibling modules (`from config import ...`, as pypto-lib models do) import."""
     env = dict(os.environ)
     if args.pypto_root:
         env["PYPTO_ROOT"] = args.pypto_root
+    paths = [folder.resolve()]
+    while (paths[-1] / "__init__.py").exists():  # a package: its importer sits above it
+        paths.append(paths[-1].parent)
+    env["PYTHONPATH"] = os.pathsep.join([str(p) for p in paths] + [env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
 
     def once(batch: list[Path]) -> list[dict]:
         proc = subprocess.run([args.oracle_python, args.oracle_script, f"--{mode}", "--no-diagnostics",
@@ -236,12 +244,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     files = collect(args.paths)
-    by_mode: dict[str, list[Path]] = {}
+    batches: dict[tuple[str, Path], list[Path]] = {}
     for f in files:
-        by_mode.setdefault(mode_for(f, args.mode), []).append(f)
+        batches.setdefault((mode_for(f, args.mode), f.resolve().parent), []).append(f)
     oracle: dict[str, dict] = {}
-    for mode, batch in by_mode.items():
-        oracle.update(run_oracle(args, batch, mode))
+    for (mode, folder), batch in batches.items():
+        oracle.update(run_oracle(args, batch, mode, folder))
     lens = run_lens(shlex.split(args.lens) if args.lens else default_lens_command(), files)
     results = []
     for f in files:
