@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import logging
 import sys
 from typing import Optional
@@ -78,6 +79,7 @@ def serve(args: Optional[argparse.Namespace] = None) -> None:
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s")
     logging.getLogger("pypto-lens").setLevel(logging.INFO)  # pygls logs every message at INFO: not ours
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))
+    gc.set_threshold(50_000, 20, 50)  # an analysis allocates many small objects: collect less often
     server = create_server()
     if args is not None and getattr(args, "tcp", False):
         server.start_tcp(args.host, args.port)

@@ -9,6 +9,7 @@ thread-safe, and the event loop stays free), always for the newest version.
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import traceback
 from concurrent.futures import ThreadPoolExecutor
@@ -65,7 +66,9 @@ class LensServer(LanguageServer):
         self.settings = Settings()
         self.worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pypto-lens-analysis")
         self.pull_diagnostics = False
+        self.frozen: set[str] = set()  # documents analysed once (see _analyse_safely)
         self.diagnostics: Any = None  # set by server.diagnostics.install
+        self.registry_sources: Any = None  # server.registry_sources.RegistrySources
 
     # -- the negotiated position encoding -----------------------------------------------------------
     @property
@@ -120,10 +123,17 @@ class LensServer(LanguageServer):
         return self.languages.get(uri, "") in ("cpp", "c") or uri.endswith(CPP_SUFFIXES)
 
     def on_registry_source_changed(self, uri: str) -> None:
-        """Hook for the workspace registry (C++ REGISTER_OP sources); see server/registry_sources.py."""
-        hook = getattr(self, "registry_sources", None)
-        if hook is not None and self.is_cpp(uri):
-            hook.changed(uri)
+        """An edit of the workspace's REGISTER_OP sources may change every program's directions."""
+        if self.registry_sources is not None and self.is_cpp(uri):
+            self.registry_sources.changed(uri)
+
+    def refresh_views(self) -> None:
+        """Ask the client to fetch hints and diagnostics again (settings or registry changed; never per keystroke)."""
+        workspace = getattr(self.client_capabilities, "workspace", None)
+        if workspace and workspace.inlay_hint and workspace.inlay_hint.refresh_support:
+            self.workspace_inlay_hint_refresh(None)
+        if self.diagnostics is not None:
+            self.diagnostics.refresh_all()
 
     # -- analyses ------------------------------------------------------------------------
     async def analysis(self, uri: str) -> tuple[Optional[LspText], Optional[DocumentAnalysis]]:
@@ -142,10 +152,16 @@ class LensServer(LanguageServer):
 
     def _analyse_safely(self, uri: str) -> Optional[DocumentAnalysis]:
         try:
-            return self.lens.analysis(uri)
+            result = self.lens.analysis(uri)
         except Exception:
             log.error("analysis of %s failed:\n%s", uri, traceback.format_exc())
             return None
+        if uri not in self.frozen:
+            # the first analysis of a document builds most long-lived objects: keep them out of
+            # the cycle collector's full passes, which would otherwise pause typing for 100 ms
+            self.frozen.add(uri)
+            gc.freeze()
+        return result
 
     def set_roots(self, params: types.InitializeParams) -> None:
         roots = []

@@ -9,6 +9,7 @@ positions: they are clamped.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from dataclasses import dataclass
 from typing import Optional
 
@@ -110,7 +111,32 @@ class LspText:
         b = self.offset(change.end[0], change.end[1], encoding)
         if b < a:
             a, b = b, a  # a reversed range: the same span of text
-        self._set(self.text[:a] + change.text + self.text[b:])
+        self._splice(a, b, change.text)
+
+    def _splice(self, a: int, b: int, new: str) -> None:
+        """Replace text[a:b] and re-index only the lines around it (a keystroke must stay cheap)."""
+        old_len = len(self.text)
+        text = self.text[:a] + new + self.text[b:]
+        delta = len(text) - old_len
+        first = max(bisect_right(self.starts, a) - 2, 0)  # one line more on each side: \r + \n may join
+        last = bisect_right(self.starts, b) + 1
+        begin = self.starts[first]
+        stop = (self.starts[last] + delta) if last < len(self.starts) else len(text)
+        starts, ends = [begin], []
+        for m in _LINE_END.finditer(text, begin, stop):
+            ends.append(m.start())
+            starts.append(m.end())
+        if last < len(self.starts):
+            starts.pop()  # the line at `stop` is the first unchanged one
+            tail_starts = [s + delta for s in self.starts[last:]]
+            tail_ends = [e + delta for e in self.ends[last:]]
+        else:
+            ends.append(len(text))
+            tail_starts, tail_ends = [], []
+        self.text = text
+        self.starts = self.starts[:first] + starts + tail_starts
+        self.ends = self.ends[:first] + ends + tail_ends
+        self._normal = None
 
     def clamp(self, line: int, units: int, encoding: str) -> tuple[int, int]:
         """A client position -> (line, code-point column), both clamped into the text."""

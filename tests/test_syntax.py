@@ -189,3 +189,25 @@ def test_chunker_units_cover_the_text_they_name():
     lines = SOURCE.split("\n")
     for unit in chunker.split(SOURCE):
         assert unit.text == "\n".join(lines[unit.start:unit.end])
+
+
+# -- the incremental splitter equals a full split ----------------------------------------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_PIECES = ["\n", "(", ")", "'''", '"', "#", "@pl.jit\n", "else:\n", "class Q:\n", "    def m(self):\n",
+           "        x = 1\n", "def f():\n", "    pass\n", ")\n", "    ", "x = [\n", "]\n", "\\\n", "é💡"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.floats(0, 1), st.integers(0, 30), st.lists(st.sampled_from(_PIECES), max_size=3)),
+                min_size=1, max_size=8))
+def test_the_incremental_splitter_equals_a_full_split(edits):
+    splitter = chunker.Splitter()
+    text = SOURCE
+    splitter.split(text)
+    for where, span, pieces in edits:
+        a = int(where * len(text))
+        text = text[:a] + "".join(pieces) + text[a + span:]
+        assert splitter.split(text) == chunker.split(text)

@@ -6,7 +6,7 @@ the module's (or one enclosing function's) decorated functions.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Optional
 
 from ..syntax import nodes as s
@@ -66,39 +66,49 @@ def _record_constant(st: s.Stmt, constants: dict[str, Any]) -> None:
             constants[st.target.id] = value
 
 
+def unit_contribution(ctx: ModuleContext, stmts: list[s.Stmt], kind: str) -> tuple:
+    """What one unit adds to the module's programs, independent of where the unit is (cacheable)."""
+    if kind == "class":
+        return tuple((st.name, st.name_span) for st in stmts
+                     if isinstance(st, s.ClassDef) and is_program_class(ctx, st))
+    functions = []
+    closures: list[ProgramDecl] = []
+    for st in stmts:
+        if isinstance(st, s.FunctionDef):
+            decorated = decorator_kind(ctx, st.decorators)
+            if decorated:
+                functions.append((st, decorated))
+                continue
+        if kind == "statement":
+            _closures(ctx, st, -1, closures, dict(ctx.constants), st.name if isinstance(st, s.FunctionDef) else "")
+    return tuple(functions), tuple(closures)
+
+
 def find_programs(ctx: ModuleContext, units: list[list[s.Stmt]], kinds: list[str],
-                  parents: list[Optional[int]]) -> list[ProgramDecl]:
-    """The programs of a module; `kinds`/`parents` describe each unit (see chunker.Unit)."""
+                  parents: list[Optional[int]], contributions: Optional[list] = None) -> list[ProgramDecl]:
+    """The programs of a module; `kinds`/`parents` describe each unit (see chunker.Unit).
+
+    `contributions` may give each unit's `unit_contribution` (from a cache)."""
     programs: list[ProgramDecl] = []
     module = ProgramDecl("<module>", "module", -1, Span(0, 0, 0, 0))
     classes: dict[int, ProgramDecl] = {}
     for index, stmts in enumerate(units):
         kind = kinds[index]
+        found = contributions[index] if contributions is not None else unit_contribution(ctx, stmts, kind)
         if kind == "class":
-            for st in stmts:
-                if isinstance(st, s.ClassDef) and is_program_class(ctx, st):
-                    classes[index] = ProgramDecl(st.name, "class", index, st.name_span)
-                    programs.append(classes[index])
+            for name, span in found:
+                classes[index] = ProgramDecl(name, "class", index, span)
+                programs.append(classes[index])
             continue
-        if kind == "member":
-            program = classes.get(parents[index])
-            if program is None:
-                continue
-            for st in stmts:
-                if isinstance(st, s.FunctionDef):
-                    decorated = decorator_kind(ctx, st.decorators)
-                    if decorated:
-                        program.functions.append(FunctionSource(st.name, index, st, decorated[0], decorated[1],
-                                                                decorated[2], True))
-            continue
-        for st in stmts:
-            if isinstance(st, s.FunctionDef):
-                decorated = decorator_kind(ctx, st.decorators)
-                if decorated:
-                    module.functions.append(FunctionSource(st.name, index, st, decorated[0], decorated[1],
-                                                           decorated[2], False))
-                    continue
-            _closures(ctx, st, index, programs, dict(ctx.constants), st.name if isinstance(st, s.FunctionDef) else "")
+        functions, closures = found
+        in_class = kind == "member"
+        target = classes.get(parents[index]) if in_class else module
+        if target is not None:
+            for node, (fkind, jit, attrs) in functions:
+                target.functions.append(FunctionSource(node.name, index, node, fkind, jit, attrs, in_class))
+        for closure in closures:
+            programs.append(ProgramDecl(closure.name, closure.kind, index, closure.span,
+                                        [replace(f, unit=index) for f in closure.functions], closure.parent))
     if module.functions:
         programs.insert(0, module)
     return programs

@@ -133,6 +133,84 @@ def split(text: str) -> list[Unit]:
     return units
 
 
+class Splitter:
+    """`split`, for one document being edited: only the top-level statements around an edit are re-cut.
+
+    Units begin where the scan is in a clean state (no open bracket or string), so
+    re-cutting the top-level statements that hold the changed lines gives the same
+    units as a full split, unless the edit leaves a bracket or string open at the
+    end of that region: then everything after it is re-cut.
+    """
+
+    def __init__(self) -> None:
+        self.lines: Optional[list[str]] = None
+        self.units: list[Unit] = []
+
+    def split(self, text: str) -> list[Unit]:
+        lines = text.split("\n")
+        old = self.lines
+        units = self._incremental(old, lines) if old is not None else None
+        if units is None:
+            units = split(text)
+        self.lines, self.units = lines, units
+        return units
+
+    def _incremental(self, old: list[str], lines: list[str]) -> Optional[list[Unit]]:
+        if old == lines:
+            return self.units
+        n, m = len(old), len(lines)
+        a = 0
+        while a < n and a < m and old[a] == lines[a]:
+            a += 1
+        b = 0
+        while b < n - a and b < m - a and old[n - 1 - b] == lines[m - 1 - b]:
+            b += 1
+        tops = [i for i, u in enumerate(self.units) if u.kind != "member"]
+        # the top-level statements (whole classes) holding old lines [a, n - b)
+        first = next((k for k, i in enumerate(tops) if self._top_end(tops, k) > a), None)
+        last = next((k for k in range(len(tops) - 1, -1, -1) if self.units[tops[k]].start <= max(a, n - b - 1)), None)
+        if first is None or last is None or first > last:
+            return None
+        # one more statement on each side: an edit can join a line to its neighbour (else:, a decorator)
+        first, last = max(first - 1, 0), min(last + 1, len(tops) - 1)
+        start = self.units[tops[first]].start
+        old_end = self._top_end(tops, last, n)
+        end = old_end + (m - n)
+        if start > a or end < m - b or end <= start:
+            return None
+        region = lines[start:end]
+        if not _clean_end(region):
+            return None  # an open bracket or string runs past the region: cut everything again
+        fresh = split("\n".join(region))
+        before = self.units[:tops[first]]
+        after_index = tops[last + 1] if last + 1 < len(tops) else len(self.units)
+        after = self.units[after_index:]
+        shift = m - n
+        middle = [Unit(u.start + start, u.end + start, u.text, u.indent, u.kind,
+                       None if u.parent is None else u.parent + len(before)) for u in fresh]
+        moved = len(before) + len(middle) - after_index
+        tail = [u if not shift and not moved else
+                Unit(u.start + shift, u.end + shift, u.text, u.indent, u.kind,
+                     None if u.parent is None else u.parent + moved) for u in after]
+        return before + middle + tail
+
+    def _top_end(self, tops: list[int], k: int, n: Optional[int] = None) -> int:
+        """Where top-level statement k ends: where the next begins (the file's end for the last)."""
+        if k + 1 < len(tops):
+            return self.units[tops[k + 1]].start
+        return len(self.lines) if n is None else n
+
+
+def _clean_end(lines: list[str]) -> bool:
+    depth, quote = 0, None
+    for line in lines:
+        if quote is None and "'" not in line and '"' not in line:
+            depth = max(0, depth + _bracket_delta(line))
+            continue
+        depth, quote = _scan_line(line, depth, quote)
+    return depth == 0 and quote is None
+
+
 def _continues(line: str) -> bool:
     """`else:`, `elif`, `except`, `finally` continue the statement before them."""
     word = re.match(r"[a-z]*", line.lstrip()).group()

@@ -10,13 +10,13 @@ from __future__ import annotations
 import hashlib
 import re
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable, Optional
 
 from ..ir import nodes as ir
 from ..ir.context import ModuleContext
 from ..ir.lower import FunctionLowering
-from ..ir.module import FunctionSource, ProgramDecl, build_context, find_programs
+from ..ir.module import FunctionSource, ProgramDecl, build_context, find_programs, unit_contribution
 from ..ir.nodes import ARG_STRENGTH, ArgDir
 from ..pipeline.model import CallResult, Derivation, Evidence, Fn
 from ..pipeline.program import ProgramResult, analyse_program
@@ -53,6 +53,7 @@ class LRU(OrderedDict):
 class ParsedUnit:
     stmts: list
     problem: Optional[SyntaxProblem]
+    contributions: dict = field(default_factory=dict, compare=False)  # context key -> unit_contribution
 
 
 class Caches:
@@ -63,6 +64,12 @@ class Caches:
         self.lowered = LRU(20000)
         self.programs = LRU(2000)
         self.placed = LRU(4000)  # a program's results in absolute positions, by its offsets
+        self.splitters: dict = {}  # uri -> the chunker.Splitter of that document
+
+    def splitter(self, uri: str) -> chunker.Splitter:
+        if uri not in self.splitters:
+            self.splitters[uri] = chunker.Splitter()
+        return self.splitters[uri]
 
 
 def parse(caches: Caches, unit: chunker.Unit) -> ParsedUnit:
@@ -87,7 +94,7 @@ class DocumentAnalyzer:
         self.module_constants: dict = {}
 
     def analyse(self, text: str, uri: Optional[str] = None, version: Optional[int] = None) -> DocumentAnalysis:
-        units = chunker.split(text)
+        units = self.caches.splitter(uri).split(text) if uri else chunker.split(text)
         lines = text.split("\n")
         parsed: list[ParsedUnit] = []
         diagnostics: list[Diagnostic] = []
@@ -110,11 +117,13 @@ class DocumentAnalyzer:
         self.module_constants = dict(ctx.constants)
         for name, value in self.imported_constants(ctx).items():
             ctx.constants.setdefault(name, value)
-        programs = find_programs(ctx, statements, [u.kind for u in units], [u.parent for u in units])
+        fingerprint = _context_key(ctx)
+        contributions = [_contribution(p, ctx, fingerprint, u.kind) for p, u in zip(parsed, units)]
+        programs = find_programs(ctx, statements, [u.kind for u in units], [u.parent for u in units],
+                                 contributions)
         registry = self.registry()
         analysis = DocumentAnalysis(uri, version, [], [], diagnostics)
         alias = next((name for name, path in ctx.aliases.items() if path == "pl"), "pl")
-        fingerprint = _context_key(ctx)
         for program in programs:
             functions = self._lower(program, units, ctx, fingerprint)
             if not functions:
@@ -173,6 +182,17 @@ class DocumentAnalyzer:
         if len(self.caches.programs) > self.caches.programs.size:
             self.caches.programs.popitem(last=False)
         return result
+
+
+def _contribution(parsed: ParsedUnit, ctx: ModuleContext, fingerprint: str, kind: str):
+    """A unit's share of the module's programs, cached on its parse (valid for one module context)."""
+    memo = parsed.contributions
+    key = (fingerprint, kind)
+    if key not in memo:
+        if len(memo) > 4:
+            memo.clear()
+        memo[key] = unit_contribution(ctx, parsed.stmts, kind)
+    return memo[key]
 
 
 _SKIPPED = ParsedUnit([], None)

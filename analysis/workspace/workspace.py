@@ -81,6 +81,7 @@ class Workspace:
         with self._lock:
             self.documents.pop(uri, None)
             self._analyses.pop(uri, None)
+            self.caches.splitters.pop(uri, None)
 
     def text(self, uri: str) -> Optional[str]:
         doc = self._document(uri)
