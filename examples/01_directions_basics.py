@@ -15,7 +15,7 @@ order tasks that share a buffer:
 
 PyPTO derives them from the kernels' parameter directions (pl.Out / pl.InOut /
 plain = In) and from where the call sits. `pypto-lens check` prints them; in
-an editor they appear as inlay hints before each argument. The `# expect:`
+an editor they appear as inlay hints before each argument. The "expect"
 comments below are what PyPTO itself derives (checked against the compiler).
 """
 
