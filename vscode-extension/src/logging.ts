@@ -77,8 +77,11 @@ export class Logger implements vscode.LogOutputChannel {
         }
     }
 
+    /** vscode-languageclient writes the LSP trace here; it is on at `debug` and `trace` (see lspTrace). */
     trace(message: string, ...args: unknown[]): void {
-        this.write('trace', message, args);
+        if (this.level === 'debug' || this.level === 'trace') {
+            this.write('trace', message, args, true);
+        }
     }
 
     debug(message: string, ...args: unknown[]): void {
@@ -143,8 +146,8 @@ export class Logger implements vscode.LogOutputChannel {
         this.channel.dispose();
     }
 
-    private write(severity: Severity, message: string, args: unknown[]): void {
-        if (LOG_LEVELS.indexOf(severity) > LOG_LEVELS.indexOf(this.level)) {
+    private write(severity: Severity, message: string, args: unknown[], always = false): void {
+        if (!always && LOG_LEVELS.indexOf(severity) > LOG_LEVELS.indexOf(this.level)) {
             return;
         }
         const extra = args.length > 0 ? ' ' + args.map((a) => (typeof a === 'string' ? a : JSON.stringify(a))).join(' ') : '';

@@ -20,9 +20,11 @@ def _set_path() -> None:
 
 
 def _set_logging() -> None:
-    level = os.environ.get("PYPTO_LENS_LOG_LEVEL", "INFO").upper()
-    logging.basicConfig(level=getattr(logging, level, logging.INFO), stream=sys.stderr,
-                        format="%(levelname)s %(name)s: %(message)s")
+    level = getattr(logging, os.environ.get("PYPTO_LENS_LOG_LEVEL", "INFO").upper(), logging.INFO)
+    logging.basicConfig(level=level, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s")
+    if level > logging.DEBUG:
+        # pygls logs every message it sends at INFO: that is the LSP trace's job (logLevel debug/trace)
+        logging.getLogger("pygls").setLevel(max(level, logging.WARNING))
 
 
 if __name__ == "__main__":
