@@ -1,0 +1,372 @@
+// Drives code-server (a real VS Code) in headless Chromium and checks what a user of the
+// PyPTO Lens extension sees in e2e/workspace/scale.py:
+//   1. the direction inlay hints on the call lines (exact labels),
+//   2. the hover of a call, with the rule that derived each direction,
+//   3. the InParamWritten warning, in the Problems count and the Problems panel,
+//   4. "Explain Directions at Cursor" opening the derivation as a markdown preview,
+//   5. a pyptoLens setting changed in settings.json reaching the running server,
+//   6. the quick fix declaring the parameter pl.Out[...] (and the warning going away),
+//   7. one clear notification when the interpreter setting names no Python.
+// Environment: E2E_URL (code-server with the workspace open), E2E_WORKSPACE (its folder),
+// E2E_ARTIFACTS (screenshots),
+// E2E_CHROMIUM (the browser).
+const { chromium } = require('playwright-core');
+const fs = require('fs');
+const path = require('path');
+
+const URL = process.env.E2E_URL;
+const WORKSPACE = process.env.E2E_WORKSPACE;
+const ARTIFACTS = process.env.E2E_ARTIFACTS || 'test-artifacts';
+const CHROMIUM = process.env.E2E_CHROMIUM || '/usr/bin/chromium';
+const FILE = 'scale.py';
+
+// What the server derives for scale.py (1-based line numbers).
+const EXPECTED_HINTS = {
+    29: ['src (a): Input', 'dst (squares): OutputExisting'],
+    32: ['acc (total): InOut', 'x (squares): Input'],
+};
+const HOVER_LINE = 29;
+const HOVER_WORD = 'scale';
+const HOVER_MUST = ['scale (InCore)', 'src (a): Input — C4: scale reads src (In)', 'dst (squares): OutputExisting — C9'];
+const WARNING = { line: 13, column: 9, code: 'InParamWritten' };
+const DECLARATION_LINE = 10;
+const FIXED_DECLARATION = 'dst: pl.Out[pl.Tensor[[16, 64], pl.FP32]],';
+
+const CHECKS = 12;
+const results = [];
+function check(name, ok, detail) {
+    results.push({ name, ok });
+    console.log(`${ok ? 'PASS' : 'FAIL'} ${name}${detail ? `: ${detail}` : ''}`);
+    if (!ok) {
+        throw new Error(`${name} failed`);
+    }
+}
+
+async function shot(page, name) {
+    const file = path.join(ARTIFACTS, `${name}.png`);
+    await page.screenshot({ path: file });
+    console.log(`screenshot ${file}`);
+}
+
+/** The editor's visible lines, by line number: the text, and the inlay hints (contiguous runs of injected text). */
+function readLines(page) {
+    return page.evaluate(() => {
+        const editor = document.querySelector('.editor-instance .monaco-editor') || document.querySelector('.monaco-editor');
+        if (!editor) {
+            return null;
+        }
+        const numbers = [...editor.querySelectorAll('.margin-view-overlays .line-numbers')]
+            .map((e) => ({ top: e.parentElement.getBoundingClientRect().top, n: parseInt(e.textContent, 10) }));
+        const lines = {};
+        for (const line of editor.querySelectorAll('.view-lines .view-line')) {
+            const top = line.getBoundingClientRect().top;
+            const number = numbers.find((x) => Math.abs(x.top - top) < 2);
+            if (!number) {
+                continue;
+            }
+            const hints = [];
+            let run = null;
+            for (const span of line.querySelectorAll('span')) {
+                if (span.children.length > 0) {
+                    continue;
+                }
+                const injected = /\bdyn-rule-/.test(span.className);
+                const text = span.textContent.replace(/\u00a0/g, ' ');
+                if (injected) {
+                    if (run === null) {
+                        run = '';
+                        hints.push(run);
+                    }
+                    hints[hints.length - 1] += text;
+                    run = hints[hints.length - 1];
+                } else if (text.length > 0) {
+                    run = null;
+                }
+            }
+            lines[number.n] = {
+                text: line.textContent.replace(/\u00a0/g, ' '),
+                hints: hints.map((h) => h.trim()).filter((h) => h.length > 0),
+            };
+        }
+        return lines;
+    });
+}
+
+async function waitFor(page, what, fn, timeout = 60000) {
+    const deadline = Date.now() + timeout;
+    let last;
+    while (Date.now() < deadline) {
+        last = await fn();
+        if (last && last.ok) {
+            return last;
+        }
+        await page.waitForTimeout(500);
+    }
+    return last || { ok: false, detail: `${what}: nothing` };
+}
+
+/** Quick Open; the first search of a cold workspace can take a while. */
+async function openFile(page, name) {
+    for (let attempt = 1; ; attempt++) {
+        await page.keyboard.press('Control+P');
+        await page.waitForSelector('.quick-input-widget input', { state: 'visible', timeout: 15000 });
+        await page.keyboard.type(name);
+        await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first()
+            .waitFor({ state: 'visible', timeout: 30000 }).catch(() => undefined);
+        await page.keyboard.press('Enter');
+        const opened = await page.waitForSelector('.editor-instance .monaco-editor .view-lines', { timeout: 15000 })
+            .then(() => true, () => false);
+        if (opened) {
+            return;
+        }
+        if (attempt === 3) {
+            throw new Error(`${name} did not open`);
+        }
+        await page.keyboard.press('Escape');
+    }
+}
+
+async function goTo(page, line, column) {
+    await page.keyboard.press('Control+G');
+    await page.waitForSelector('.quick-input-widget input', { state: 'visible', timeout: 15000 });
+    await page.keyboard.type(`${line}:${column}`);
+    await page.keyboard.press('Enter');
+    await page.waitForTimeout(500);
+}
+
+async function runCommand(page, title) {
+    await page.keyboard.press('F1');
+    await page.waitForSelector('.quick-input-widget input', { state: 'visible', timeout: 15000 });
+    await page.keyboard.type(title);
+    await page.waitForTimeout(800);
+    await page.keyboard.press('Enter');
+}
+
+/** The status bar's Problems item, e.g. "Warnings: 1, Infos: 4" (its aria-label). */
+function problemsStatus(page) {
+    return page.evaluate(() => {
+        const item = document.getElementById('status.problems');
+        return item ? (item.getAttribute('aria-label') || item.textContent || '') : '';
+    });
+}
+
+function countOf(status, kind) {
+    const m = new RegExp(`${kind}: (\\d+)`).exec(status);
+    return m ? parseInt(m[1], 10) : 0;
+}
+
+(async () => {
+    fs.mkdirSync(ARTIFACTS, { recursive: true });
+    const t0 = Date.now();
+    const browser = await chromium.launch({
+        executablePath: CHROMIUM,
+        args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run',
+            '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    page.on('console', (m) => {
+        const text = m.text();
+        if (/PyPTO|pypto|languageclient|\bLSP\b/i.test(text) || m.type() === 'error') {
+            console.log(`[page ${m.type()}] ${text.slice(0, 300)}`);
+        }
+    });
+    try {
+        await page.goto(URL);
+        await page.waitForSelector('.monaco-workbench', { timeout: 90000 });
+        await page.waitForTimeout(2000);
+
+        await openFile(page, FILE);
+
+        // 1. inlay hints
+        const hints = await waitFor(page, 'inlay hints', async () => {
+            const lines = await readLines(page);
+            if (!lines) {
+                return null;
+            }
+            const seen = Object.fromEntries(Object.keys(EXPECTED_HINTS).map((n) => [n, lines[n] ? lines[n].hints : null]));
+            const ok = Object.entries(EXPECTED_HINTS).every(([n, want]) => JSON.stringify(seen[n]) === JSON.stringify(want));
+            return { ok, detail: JSON.stringify(seen), lines };
+        }, 90000);
+        if (hints.lines) {
+            for (const [n, line] of Object.entries(hints.lines)) {
+                console.log(`  ${String(n).padStart(3)} | ${line.text}${line.hints.length ? `    <- hints ${JSON.stringify(line.hints)}` : ''}`);
+            }
+        }
+        await page.waitForTimeout(500);
+        await shot(page, 'hints');
+        check('inlay hints on the call lines', hints.ok, hints.detail);
+
+        // 2. hover on the call
+        const target = await page.evaluate(({ line, word }) => {
+            const editor = document.querySelector('.editor-instance .monaco-editor');
+            const numbers = [...editor.querySelectorAll('.margin-view-overlays .line-numbers')];
+            const number = numbers.find((e) => parseInt(e.textContent, 10) === line);
+            const top = number.parentElement.getBoundingClientRect().top;
+            const view = [...editor.querySelectorAll('.view-lines .view-line')]
+                .find((e) => Math.abs(e.getBoundingClientRect().top - top) < 2);
+            // the word's first occurrence outside inlay hints, wherever the tokenizer split the line
+            for (const span of view.querySelectorAll('span')) {
+                const at = span.textContent.indexOf(word);
+                if (span.children.length === 0 && !/\bdyn-rule-/.test(span.className) && at >= 0) {
+                    const range = document.createRange();
+                    range.setStart(span.firstChild, at);
+                    range.setEnd(span.firstChild, at + word.length);
+                    const r = range.getBoundingClientRect();
+                    return { x: r.left + r.width / 2, y: r.top + r.height / 2 };
+                }
+            }
+            return null;
+        }, { line: HOVER_LINE, word: HOVER_WORD });
+        check(`the word "${HOVER_WORD}" on line ${HOVER_LINE}`, target !== null);
+        await page.mouse.move(target.x - 40, target.y + 30);
+        await page.mouse.move(target.x, target.y, { steps: 5 });
+        const hover = await waitFor(page, 'hover', async () => {
+            const text = await page.evaluate(() => [...document.querySelectorAll('.monaco-hover-content')]
+                .map((e) => e.innerText).join('\n').replace(/\u00a0/g, ' '));
+            return { ok: HOVER_MUST.every((s) => text.includes(s)), detail: text };
+        }, 20000);
+        console.log(`  hover:\n${(hover.detail || '').split('\n').map((l) => `    ${l}`).join('\n')}`);
+        await shot(page, 'hover');
+        check('hover of the call with its rules', hover.ok, HOVER_MUST.join(' | '));
+        await page.mouse.move(5, 450);
+        await page.keyboard.press('Escape');
+
+        // 3. the warning: Problems count in the status bar, and the Problems panel
+        const status = await waitFor(page, 'problems count', async () => {
+            const s = await problemsStatus(page);
+            return { ok: countOf(s, 'Warnings') === 1, detail: s };
+        }, 30000);
+        check('one warning in the Problems count', status.ok, status.detail);
+        await page.keyboard.press('Control+Shift+M');
+        const panel = await waitFor(page, 'problems panel', async () => {
+            const text = await page.evaluate(() => {
+                const markers = document.querySelector('.markers-panel');
+                return markers ? markers.innerText.replace(/\u00a0/g, ' ') : '';
+            });
+            return { ok: text.includes(WARNING.code) && text.includes(`[Ln ${WARNING.line}, Col ${WARNING.column}]`), detail: text };
+        }, 20000);
+        console.log(`  problems panel:\n${(panel.detail || '').split('\n').map((l) => `    ${l}`).join('\n')}`);
+        await shot(page, 'problems');
+        check(`${WARNING.code} in the Problems panel at line ${WARNING.line}`, panel.ok);
+        await page.keyboard.press('Control+Shift+M');
+
+        // 4. Explain Directions at Cursor
+        await page.click('.editor-instance .monaco-editor .view-lines');
+        await goTo(page, HOVER_LINE, 14);
+        await runCommand(page, 'PyPTO Lens: Explain Directions at Cursor');
+        const preview = await waitFor(page, 'explain preview', async () => {
+            for (const frame of page.frames()) {
+                const text = await frame.evaluate(() => (document.body ? document.body.innerText : '')).catch(() => '');
+                if (text.includes(`Directions at line ${HOVER_LINE}`)) {
+                    // the links to the source render as links (the preview drops file: links)
+                    const links = await frame.evaluate(() => [...document.querySelectorAll('a')]
+                        .map((a) => `${a.textContent} -> ${a.getAttribute('href')}`)).catch(() => []);
+                    const linked = links.some((l) => l.startsWith('line 9 -> ') && l.includes('scale.py#L9'));
+                    return { ok: text.includes('C4: scale reads src (In)') && linked, detail: `${text}\nlinks: ${links.join(', ')}` };
+                }
+            }
+            const tabs = await page.evaluate(() => [...document.querySelectorAll('.tab .label-name')].map((e) => e.textContent));
+            return { ok: false, detail: `tabs: ${tabs.join(', ')}` };
+        }, 30000);
+        console.log(`  explain preview:\n${(preview.detail || '').split('\n').map((l) => `    ${l}`).join('\n')}`);
+        await shot(page, 'explain');
+        check('Explain Directions at Cursor opens the derivation, with links', preview.ok);
+        // its link to the callee parameter opens the program at that line
+        let clicked = false;
+        for (const frame of page.frames()) {
+            const links = frame.locator('a', { hasText: /^line 9$/ });
+            const n = await links.count().catch(() => 0);
+            for (let i = 0; i < n && !clicked; i++) {
+                const box = await links.nth(i).boundingBox().catch(() => null); // in the page's coordinates
+                if (box) {
+                    await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+                    clicked = true;
+                }
+            }
+        }
+        check('the link to line 9 is on screen', clicked);
+        const jumped = await waitFor(page, 'link target', async () => {
+            const where = await page.evaluate(() => {
+                const item = document.getElementById('status.editor.selection');
+                return item ? item.textContent : '';
+            });
+            return { ok: /Ln 9, Col 9\b/.test(where), detail: where };
+        }, 15000);
+        check('a link in the explanation opens the callee parameter', jumped.ok, jumped.detail);
+        await runCommand(page, 'View: Close All Editors');
+        await page.waitForTimeout(500);
+        await openFile(page, FILE);
+
+        // 5. a settings change reaches the running server: Input hints off, then on again
+        const settingsFile = path.join(WORKSPACE, '.vscode', 'settings.json');
+        const original = fs.readFileSync(settingsFile, 'utf8');
+        const settings = JSON.parse(original);
+        fs.writeFileSync(settingsFile, JSON.stringify({ ...settings, 'pyptoLens.inlayHints.input': false }, null, 2));
+        const withoutInput = Object.fromEntries(Object.entries(EXPECTED_HINTS)
+            .map(([n, labels]) => [n, labels.filter((l) => !l.endsWith(': Input'))]));
+        const hidden = await waitFor(page, 'hints without Input', async () => {
+            const lines = await readLines(page);
+            const seen = Object.fromEntries(Object.keys(withoutInput).map((n) => [n, lines && lines[n] ? lines[n].hints : null]));
+            return { ok: JSON.stringify(seen) === JSON.stringify(withoutInput), detail: JSON.stringify(seen) };
+        }, 30000);
+        await shot(page, 'setting-input-off');
+        fs.writeFileSync(settingsFile, original);
+        check('pyptoLens.inlayHints.input: false hides the Input hints, no restart', hidden.ok, hidden.detail);
+
+        // 6. the quick fix: declare dst pl.Out[...]
+        await page.click('.editor-instance .monaco-editor .view-lines');
+        await goTo(page, WARNING.line, WARNING.column + 1);
+        await page.keyboard.press('Control+.');
+        const fixTitle = await waitFor(page, 'quick fixes', async () => {
+            const titles = await page.evaluate(() => [...document.querySelectorAll('.action-widget .monaco-list-row')]
+                .map((e) => e.innerText.replace(/\u00a0/g, ' ')));
+            const title = titles.find((t) => t.includes('pl.Out[...]'));
+            return { ok: title !== undefined, detail: JSON.stringify(titles), title };
+        }, 20000);
+        await shot(page, 'quickfix-menu');
+        check('quick fixes offered', fixTitle.ok, fixTitle.detail);
+        // choose it with the keyboard, as the menu intends (the mouse is blocked by an overlay here)
+        for (let i = 0; i < 6; i++) {
+            const focused = await page.evaluate(() => {
+                const row = document.querySelector('.action-widget .monaco-list-row.focused');
+                return row ? row.getAttribute('aria-label') || '' : '';
+            });
+            if (focused.includes('pl.Out[...]')) {
+                break;
+            }
+            await page.keyboard.press('ArrowDown');
+        }
+        await page.keyboard.press('Enter');
+        const fixed = await waitFor(page, 'fixed declaration', async () => {
+            const lines = await readLines(page);
+            const text = lines && lines[DECLARATION_LINE] ? lines[DECLARATION_LINE].text.trim() : '';
+            const s = await problemsStatus(page);
+            return { ok: text === FIXED_DECLARATION && countOf(s, 'Warnings') === 0, detail: `${text} / ${s}` };
+        }, 30000);
+        await page.waitForTimeout(500);
+        await shot(page, 'quickfix');
+        check('quick fix applies pl.Out[...] and the warning goes', fixed.ok, fixed.detail);
+
+        // 7. a Python that cannot run the server: one notification that says what to do
+        fs.writeFileSync(settingsFile, JSON.stringify({ ...settings, 'pyptoLens.interpreter': ['/nonexistent/python3'] }, null, 2));
+        const notice = await waitFor(page, 'interpreter notification', async () => {
+            const toasts = await page.evaluate(() => [...document.querySelectorAll('.notifications-toasts .notification-list-item')]
+                .map((e) => e.innerText.replace(/\u00a0/g, ' ').replace(/\s+/g, ' ')));
+            const ours = toasts.filter((t) => t.includes('PyPTO Lens needs Python 3.10 or newer'));
+            return { ok: ours.length === 1 && ours[0].includes('/nonexistent/python3 was not found'), detail: JSON.stringify(toasts) };
+        }, 30000);
+        await shot(page, 'no-python');
+        fs.writeFileSync(settingsFile, original);
+        check('a missing interpreter gets one notification', notice.ok, notice.detail);
+    } catch (error) {
+        console.log(`ERROR ${error.message}`);
+        await shot(page, 'failure').catch(() => undefined);
+    } finally {
+        await browser.close();
+    }
+    const passed = results.filter((r) => r.ok).length;
+    const failed = results.length - passed + Math.max(0, CHECKS - results.length); // a check not reached failed
+    console.log(`e2e: ${((Date.now() - t0) / 1000).toFixed(1)} s in the browser`);
+    console.log(`${passed} passed, ${failed} failed`);
+    process.exit(failed === 0 ? 0 : 1);
+})();

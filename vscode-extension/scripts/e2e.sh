@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# End-to-end test of the .vsix in a real VS Code: code-server 4.100.3 (VS Code 1.100.3) in a
+# throw-away profile, driven by Debian's headless Chromium through playwright-core.
+#
+#   scripts/e2e.sh pypto-lens-<version>.vsix
+#
+# Installs what it needs (pinned): Chromium from Debian, code-server from npm into a cache
+# folder ($PYPTO_LENS_CODE_SERVER, default ~/.cache/pypto-lens/code-server-4.100.3).
+# Screenshots go to <project>/test-artifacts/e2e/; a passing run copies the main one to
+# docs/screenshot.png.
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$here/.." && pwd)
+vsix=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+cs_dir=${PYPTO_LENS_CODE_SERVER:-${XDG_CACHE_HOME:-$HOME/.cache}/pypto-lens/code-server-4.100.3}
+artifacts="$root/test-artifacts/e2e"
+
+start=$SECONDS
+"$here/scripts/apt-install.sh" chromium fonts-dejavu-core curl
+"$here/scripts/install-code-server.sh" "$cs_dir"
+code_server="$cs_dir/node_modules/.bin/code-server"
+echo "e2e: tools ready in $((SECONDS - start)) s"
+
+tmp=$(mktemp -d -t pypto-lens-e2e.XXXXXX)
+server_pid=
+cleanup() {
+  if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; fi
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+# A workspace holding a pl program, and a profile nobody used before.
+mkdir -p "$tmp/workspace/.vscode" "$tmp/profile/data/User" "$tmp/profile/extensions" "$tmp/home"
+cp "$here/e2e/workspace/"*.py "$tmp/workspace/"
+cat > "$tmp/workspace/.vscode/settings.json" <<'JSON'
+{
+  "editor.inlayHints.enabled": "on",
+  "workbench.startupEditor": "none",
+  "security.workspace.trust.enabled": false,
+  "extensions.autoCheckUpdates": false,
+  "extensions.autoUpdate": false,
+  "telemetry.telemetryLevel": "off",
+  "workbench.tips.enabled": false,
+  "chat.commandCenter.enabled": false,
+  "pyptoLens.logLevel": "debug"
+}
+JSON
+cp "$tmp/workspace/.vscode/settings.json" "$tmp/profile/data/User/settings.json"
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+cat > "$tmp/profile/config.yaml" <<YAML
+bind-addr: 127.0.0.1:$port
+auth: none
+cert: false
+YAML
+cs_args=(--user-data-dir "$tmp/profile/data" --extensions-dir "$tmp/profile/extensions" --config "$tmp/profile/config.yaml")
+
+export HOME="$tmp/home" XDG_CONFIG_HOME="$tmp/home/.config" XDG_DATA_HOME="$tmp/home/.local/share"
+"$code_server" "${cs_args[@]}" --install-extension "$vsix"
+
+mkdir -p "$artifacts"
+rm -f "$artifacts"/*.png "$artifacts"/*.log
+"$code_server" "${cs_args[@]}" --disable-telemetry --disable-update-check --disable-workspace-trust \
+  --disable-getting-started-override "$tmp/workspace" > "$artifacts/code-server.log" 2>&1 &
+server_pid=$!
+for _ in $(seq 1 120); do
+  curl -sf "http://127.0.0.1:$port/healthz" >/dev/null && break
+  kill -0 "$server_pid" 2>/dev/null || { cat "$artifacts/code-server.log"; echo "e2e: code-server exited" >&2; exit 1; }
+  sleep 0.5
+done
+curl -sf "http://127.0.0.1:$port/healthz" >/dev/null || { echo "e2e: code-server did not answer" >&2; exit 1; }
+
+status=0
+E2E_URL="http://127.0.0.1:$port/?folder=$tmp/workspace" E2E_WORKSPACE="$tmp/workspace" E2E_ARTIFACTS="$artifacts" E2E_CHROMIUM=/usr/bin/chromium \
+  timeout 300 node "$here/e2e/run.js" || status=$?
+
+# the extension's output channel and the extension host log, for the record
+find "$tmp/profile/data/logs" -name '*PyPTO Lens*.log' -exec cp {} "$artifacts/output-channel.log" \; 2>/dev/null || true
+find "$tmp/profile/data/logs" -name 'exthost.log' -exec cp {} "$artifacts/exthost.log" \; 2>/dev/null || true
+if [ "$status" -eq 0 ]; then
+  mkdir -p "$root/docs"
+  cp "$artifacts/hints.png" "$root/docs/screenshot.png"
+  echo "e2e: passed in $((SECONDS - start)) s; screenshots in $artifacts"
+else
+  echo "e2e: FAILED (status $status); screenshots and logs in $artifacts" >&2
+fi
+exit "$status"
