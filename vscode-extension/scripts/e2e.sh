@@ -78,7 +78,7 @@ find "$tmp/profile/data/logs" -name '*PyPTO Lens*.log' -exec cp {} "$artifacts/o
 find "$tmp/profile/data/logs" -name 'exthost.log' -exec cp {} "$artifacts/exthost.log" \; 2>/dev/null || true
 if [ "$status" -eq 0 ]; then
   mkdir -p "$root/docs"
-  cp "$artifacts/hints.png" "$root/docs/screenshot.png"
+  cp "$artifacts/hover.png" "$root/docs/screenshot.png"  # the hints, a hover, the warning
   echo "e2e: passed in $((SECONDS - start)) s; screenshots in $artifacts"
 else
   echo "e2e: FAILED (status $status); screenshots and logs in $artifacts" >&2
