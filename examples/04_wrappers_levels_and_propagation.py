@@ -71,10 +71,11 @@ class Travel:
         # is InOut. (This is the "two flags" rule of the spec; PyPTO 2026-08
         # still answers OutputExisting here, newer PyPTO answers InOut.)
         # `log` is only written: OutputExisting. The calls inside the cluster
-        # are tasks of the Group and are derived there.
+        # are tasks of the Group and are derived there; since the Group's
+        # `shared` is InOut, produce's write of it is InOut too.
         with pl.cluster():  # expect: shared=InOut, log=OutputExisting, x=Input
             log = self.inspect(shared, log)  # expect: Input, OutputExisting
-            shared = self.produce(x, shared)  # expect: Input, OutputExisting
+            shared = self.produce(x, shared)  # expect: Input, InOut
 
         # The hierarchy block runs at host level; inside it, `stage` writes
         # `res` (propagated Out), and the wrapper `pair` writes it again.

@@ -4,11 +4,14 @@
 # `with` line is InOut; `log`, only ever passed to Out slots, stays Out
 # (OutputExisting: a write-only capture must not become InOut), `a` is In.
 # Inside the Group the calls are derived in the wrapper (H2: no loop there,
-# first writers).
-# Directions verified with the oracle (--pipeline), except the header's `buf`:
+# `log` is first written), and C8 follows from the Group's `buf` being InOut:
+# `stamp` writes a parameter of the enclosing function whose direction is
+# InOut, so its Out slot is InOut too.
+# Directions verified with the oracle (--pipeline), except the two `buf` hints:
 # this is oracle-differences D1, where the seeds win. The oracle (2026-08)
-# merges slot by slot (In then Out gives Out) and answers buf=OutputExisting;
-# the seeds and spec O5 say InOut, which is what is expected here.
+# merges slot by slot (In then Out gives Out) and answers buf=OutputExisting on
+# the header and on the `stamp` line; the seeds and spec O5 say InOut, which
+# is what is expected here (the `stamp` line by C8 as a consequence).
 import pypto.language as pl
 
 
@@ -43,5 +46,5 @@ class TwoFlags:
         buf = pl.create_tensor([16, 128], dtype=pl.FP32)
         with pl.cluster():  # expect: buf=InOut, log=OutputExisting, a=Input
             log = self.probe(buf, log)  # expect: Input, OutputExisting
-            buf = self.stamp(a, buf)  # expect: Input, OutputExisting
+            buf = self.stamp(a, buf)  # expect: Input, InOut
         return log
