@@ -24,6 +24,7 @@ hash id object format chr ord slice setattr vars""".split())
 _KIND_NAMES = {k.value: k for k in Kind}
 _ADIR = {"input": ArgDir.INPUT, "output": ArgDir.OUTPUT, "output_existing": ArgDir.OUTPUT_EXISTING,
          "inout": ArgDir.INOUT, "no_dep": ArgDir.NO_DEP, "scalar": ArgDir.SCALAR}
+_CALL_CONTROLS = frozenset({"core_num", "sync_start", "allow_early_resolve", "predicate", "device", "dumps"})
 _LOOP_KINDS = {"pl.range": "range", "pl.parallel": "parallel", "pl.pipeline": "pipeline", "pl.while_": "while"}
 _NOSPAN = Span(0, 0, 0, 0)
 
@@ -265,6 +266,8 @@ class FunctionLowering:
                 self.bind(target, element, span, None)
             return
         lowered = self.expr(value, top=True)
+        if isinstance(lowered, ir.UserCall) and lowered.submit and len(targets) == 1:
+            targets = [_flat_submit_target(targets[0])]
         if len(targets) > 1:  # `a = b = value`
             first = self.temp(span)
             self.emit(ir.Assign(first, lowered, span))
@@ -643,7 +646,7 @@ class FunctionLowering:
     def callee(self, func: s.Expr) -> Optional[ir.CalleeRef]:
         if isinstance(func, s.Attribute) and isinstance(func.value, s.Name):
             owner = func.value.id
-            if owner == "self" and self.in_class and "self" not in self.env:
+            if owner == "self" and "self" not in self.env:  # in jit code too: `pl.submit(self.k, ...)`
                 return ir.CalleeRef("self", func.attr)
             if owner in self.ctx.modules and owner not in self.env:
                 return ir.CalleeRef("module", func.attr, owner)
@@ -669,6 +672,10 @@ class FunctionLowering:
                 self.prefilled(call, kw.value)
             elif kw.name == "deps":
                 call.deps = [self.expr(d) for d in _elements(kw.value)]
+            elif kw.name and kw.name not in _CALL_CONTROLS:
+                # the jit specializer moves keyword arguments into their positional slots (N stage)
+                inner, marker = self.strip_no_dep(kw.value)
+                call.keywords[kw.name] = (self.expr(inner), kw.span, marker)
         return call
 
     def strip_no_dep(self, a: s.Expr) -> tuple[s.Expr, Optional[Span]]:
@@ -720,6 +727,14 @@ class FunctionLowering:
         call = self.user_call(callee, e.args[1:], keywords, e.span, _name_span(e.args[0]),
                               submit=path.rsplit(".", 1)[-1])
         return call
+
+
+def _flat_submit_target(target: s.Expr) -> s.Expr:
+    """`(a, b), tid = pl.submit(...)`: a Submit's value is flat (outputs..., TaskId)."""
+    if isinstance(target, s.Tuple) and target.elts and isinstance(target.elts[0], s.Tuple) \
+            and len(target.elts) == 2:
+        return s.Tuple(list(target.elts[0].elts) + [target.elts[1]], False, target.span)
+    return target
 
 
 def _set_owner(body: list, owner: str) -> None:

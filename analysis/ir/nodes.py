@@ -170,6 +170,7 @@ class UserCall:
     deps: list["Expr"] = field(default_factory=list)
     problems: list[tuple[str, str, Span]] = field(default_factory=list)  # (code, message, span)
     owner: str = ""  # the function whose text holds this call (differs after inlining, N1)
+    keywords: dict = field(default_factory=dict)  # name -> (Expr, Span, no_dep marker span or None)
 
 
 @dataclass(eq=False)

@@ -47,8 +47,16 @@ def applies(fn: Fn) -> bool:
 
 
 def _promoted(body: list) -> bool:
-    for stmt in ir.walk_stmts(body):
-        if isinstance(stmt, ir.Scope) and stmt.kind in ("incore", "spmd_for", "split_aiv"):
+    """O1: an InCore scope outlined from this function (not from a hierarchy scope inside it)."""
+    for stmt in body:
+        if isinstance(stmt, ir.Scope):
+            if stmt.kind in ("incore", "spmd_for", "split_aiv"):
+                return True
+            if stmt.kind != "hierarchy" and _promoted(stmt.body):
+                return True
+        elif isinstance(stmt, ir.If) and (_promoted(stmt.then) or _promoted(stmt.orelse)):
+            return True
+        elif isinstance(stmt, ir.Loop) and _promoted(stmt.body):
             return True
     return False
 

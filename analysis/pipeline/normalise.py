@@ -11,8 +11,9 @@ from typing import Callable, Optional
 
 from ..ir import nodes as ir
 
-# resolves a call to an Inline function: (its params, its body) or None
-InlineLookup = Callable[[ir.UserCall], Optional[tuple[list, list]]]
+# resolves a call to an Inline function: (its params, its body, whether its parameters keep their
+# own names, as in @pl.jit.inline helpers) or None
+InlineLookup = Callable[[ir.UserCall], Optional[tuple[list, list, bool]]]
 
 _MAX_DEPTH = 8
 
@@ -34,39 +35,75 @@ def const_trip_count(loop: ir.Loop) -> Optional[int]:
     return len(range(start, stop, step))
 
 
-def normalise(body: list, inline_of: InlineLookup, depth: int = 0) -> list:
+def normalise(body: list, inline_of: InlineLookup, depth: int = 0, params_of=lambda call: None) -> list:
+    """`params_of(call)` gives the callee's parameter names (to place keyword arguments)."""
     out: list = []
     for stmt in body:
-        if isinstance(stmt, ir.Assign) and isinstance(stmt.value, ir.UserCall) and not stmt.value.submit:
-            helper = inline_of(stmt.value) if depth < _MAX_DEPTH else None
+        if isinstance(stmt, ir.Assign) and isinstance(stmt.value, ir.UserCall):
+            if stmt.value.keywords:
+                stmt = replace(stmt, value=bind_keywords(stmt.value, params_of(stmt.value)))
+            helper = inline_of(stmt.value) if depth < _MAX_DEPTH and not stmt.value.submit else None
             if helper is not None:
-                out.extend(_expand(stmt, helper, inline_of, depth))
+                out.extend(_expand(stmt, helper, inline_of, depth, params_of))
                 continue
         if isinstance(stmt, ir.If):
-            stmt = replace(stmt, then=normalise(stmt.then, inline_of, depth),
-                           orelse=normalise(stmt.orelse, inline_of, depth))
+            fixed = _constant(stmt.cond)
+            if fixed is not None:  # Simplify deletes the branch that cannot run (`if False:`)
+                out.extend(normalise(stmt.then if fixed else stmt.orelse, inline_of, depth, params_of))
+                out.extend(ir.Assign(phi.var, ir.Ref(phi.then_value if fixed else phi.else_value, stmt.span),
+                                     stmt.span)
+                           for phi in stmt.phis if (phi.then_value if fixed else phi.else_value) is not None)
+                continue
+            stmt = replace(stmt, then=normalise(stmt.then, inline_of, depth, params_of),
+                           orelse=normalise(stmt.orelse, inline_of, depth, params_of))
         elif isinstance(stmt, ir.Loop):
             if const_trip_count(stmt) == 0:  # D7: Simplify deletes the loop; results are the inits
                 out.extend(ir.Assign(c.result, ir.Ref(c.init, stmt.span), stmt.span)
                            for c in stmt.carries if c.init is not None)
                 continue
-            stmt = replace(stmt, body=normalise(stmt.body, inline_of, depth))
+            stmt = replace(stmt, body=normalise(stmt.body, inline_of, depth, params_of))
         elif isinstance(stmt, ir.Scope):
-            stmt = replace(stmt, body=normalise(stmt.body, inline_of, depth))
+            stmt = replace(stmt, body=normalise(stmt.body, inline_of, depth, params_of))
         out.append(stmt)
     return out
 
 
-def _expand(stmt: ir.Assign, helper: tuple[list, list], inline_of: InlineLookup, depth: int) -> list:
+def _constant(cond) -> Optional[bool]:
+    if isinstance(cond, ir.Const) and isinstance(cond.value, (bool, int, float)) and cond.value is not None:
+        return bool(cond.value)
+    return None
+
+
+def bind_keywords(call: ir.UserCall, params: Optional[list[str]]) -> ir.UserCall:
+    """Keyword arguments of a jit call go to their positional slots, in parameter order."""
+    if not params:
+        return call
+    args, spans = list(call.args), list(call.arg_spans)
+    no_dep, no_dep_spans = set(call.no_dep), dict(call.no_dep_spans)
+    for name in params[len(args):]:
+        if name not in call.keywords:
+            break
+        value, span, marker = call.keywords[name]
+        if marker is not None:
+            no_dep.add(len(args))
+            no_dep_spans[len(args)] = marker
+        args.append(value)
+        spans.append(span)
+    return replace(call, args=args, arg_spans=spans, no_dep=frozenset(no_dep), no_dep_spans=no_dep_spans,
+                   keywords={})
+
+
+def _expand(stmt: ir.Assign, helper: tuple[list, list, bool], inline_of: InlineLookup, depth: int,
+            params_of=lambda call: None) -> list:
     """N1: a fresh copy of the helper's body with its parameters bound to the arguments."""
-    params, body = helper
+    params, body, renamed = helper
     call: ir.UserCall = stmt.value
     out: list = []
     mapping: dict[ir.Var, ir.Var] = {}
     for param, arg in zip(params, call.args):
-        if isinstance(arg, ir.Ref):
+        if isinstance(arg, ir.Ref) and not renamed:
             mapping[param.var] = arg.var
-        else:
+        else:  # the jit specializer gives a @pl.jit.inline helper's body its own parameter names
             temp = ir.Var(param.name, 0, call.span)
             out.append(ir.Assign(temp, arg, call.span, hoisted=True))
             mapping[param.var] = temp
@@ -79,7 +116,7 @@ def _expand(stmt: ir.Assign, helper: tuple[list, list], inline_of: InlineLookup,
             result = ret.values[0]
         elif ret.values:
             result = ir.TupleExpr(ret.values, ret.span)
-    out.extend(normalise(copied, inline_of, depth + 1))
+    out.extend(normalise(copied, inline_of, depth + 1, params_of))
     if stmt.var is not None:
         out.append(ir.Assign(stmt.var, result if result is not None else ir.Const(None), stmt.span))
     return out

@@ -85,16 +85,20 @@ def analyse_program(name: str, functions: list[ir.Function], registry: Registry,
     def inline_of(call: ir.UserCall):
         callee = state.callee(call)
         if callee is not None and callee.kind is Kind.INLINE and callee.origin != "outlined":
-            return callee.params, callee.body
+            return callee.params, callee.body, bool(callee.source and callee.source.jit)
         return None
 
     def returns_of(call: ir.UserCall):
         callee = state.callee(call)
         return callee.returns if callee is not None else None
 
+    def params_of(call: ir.UserCall):
+        callee = state.callee(call)
+        return [p.name for p in callee.params] if callee is not None else None
+
     analysed = [fn for fn in users if fn.kind is not Kind.INLINE]
     for fn in analysed:  # N1
-        fn.body = normalise(fn.body, inline_of)
+        fn.body = normalise(fn.body, inline_of, params_of=params_of)
     for fn in users:
         fn.types = infer_types(fn.params, fn.body, registry, returns_of)
     if any(not fn.returns for fn in users):  # no return annotation: what the body returns

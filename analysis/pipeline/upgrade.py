@@ -19,6 +19,7 @@ def upgrade(state, fn: Fn) -> None:
         return
     shaped = {p.var: k for k, p in enumerate(fn.params) if p.type.cls in ("tensor", "dtensor", "unknown")}
     origins: dict = {v: frozenset({k}) for v, k in shaped.items()}
+    computed_from: dict = dict(origins)  # parameters a value was computed from (through any op)
     first_read: dict[int, object] = {}
     first_write: dict[int, tuple] = {}
 
@@ -39,20 +40,23 @@ def upgrade(state, fn: Fn) -> None:
                 value = stmt.value
                 if isinstance(value, ir.OpCall):
                     view = resolve_op(value, fn.types, state.registry)
+                    reassembled = _reassembles_itself(view, of, computed_from)
                     for arg, op_index in view.arguments():
                         effect = view.effect_at(op_index)
                         if record and effect.reads:
                             for k in everywhere(arg):
                                 first_read.setdefault(k, stmt.span)
-                        if record and effect.writes:
+                        if record and effect.writes and not reassembled:
                             for k in of(arg):
                                 first_write.setdefault(k, (view.op_name, stmt.span))
                     if stmt.var is not None:
                         aliased = state.registry.result_alias(view.op_name)
                         if view.op_name == "tensor.view":
                             aliased = 0
-                        source = view.arg_for(aliased) if aliased is not None else None
+                        source = view.arg_for(aliased) if aliased is not None and not reassembled else None
                         origins[stmt.var] = of(source)
+                        computed_from[stmt.var] = frozenset().union(
+                            *(computed_from.get(v, frozenset()) for v in ir.expr_vars(value)))
                 elif isinstance(value, (ir.UserCall,)):
                     if record:
                         for arg in value.args:  # U3: a user function's arguments are all read
@@ -62,6 +66,8 @@ def upgrade(state, fn: Fn) -> None:
                         origins[stmt.var] = frozenset()
                 elif stmt.var is not None:
                     origins[stmt.var] = of(value) if isinstance(value, ir.Ref) else _tuple_get(value, origins)
+                    computed_from[stmt.var] = frozenset().union(
+                        *(computed_from.get(v, frozenset()) for v in ir.expr_vars(value)))
                     if record:
                         for k in everywhere(value):
                             first_read.setdefault(k, stmt.span)
@@ -110,6 +116,18 @@ def upgrade(state, fn: Fn) -> None:
 
 def _tuple_get(value, origins) -> frozenset:
     return frozenset()
+
+
+def _reassembles_itself(view, of, computed_from) -> bool:
+    """D8 (the oracle wins): `x = pl.assemble(x, f(x), ...)` on a parameter becomes tile ops on a
+    loaded copy of x and a hidden output: the parameter itself is not written."""
+    if view.op_name != "tensor.assemble":
+        return False
+    target, source = view.arg_for(0), view.arg_for(1)
+    written = of(target)
+    if not written or not isinstance(source, ir.Ref):
+        return False
+    return bool(written & computed_from.get(source.var, frozenset()))
 
 
 def _hidden_outputs(fn: Fn, origins: dict) -> int:

@@ -262,8 +262,8 @@ def _exports(functions: dict[str, Fn], constants: dict) -> Exports:
         copy = Fn(key=name, name=fn.name, kind=fn.kind, params=[FnParam(p.name, p.decl, p.type, p.var, None)
                                                                  for p in fn.params],
                   body=fn.body if fn.kind is ir.Kind.INLINE else [], owner=f"{name}@external",
-                  origin="external", returns=list(fn.returns), hidden_outputs=fn.hidden_outputs,
-                  dirs=list(fn.dirs))
+                  origin="external", source=fn.source, returns=list(fn.returns),
+                  hidden_outputs=fn.hidden_outputs, dirs=list(fn.dirs))
         external[name] = copy
         parts.append(repr((name, fn.kind.value, [d.value for d in fn.dirs], [p.type for p in fn.params],
                            fn.hidden_outputs, fn.returns, id(fn.source) if fn.kind is ir.Kind.INLINE else 0)))
