@@ -6,7 +6,7 @@
 //   4. "Explain Directions at Cursor" opening the derivation as a markdown preview,
 //   5. a pyptoLens setting changed in settings.json reaching the running server,
 //   6. the quick fix declaring the parameter pl.Out[...] (and the warning going away),
-//   7. one clear notification when the interpreter setting names no Python.
+//   7. one clear notification when the interpreter setting names no Python, or one too old.
 // Environment: E2E_URL (code-server with the workspace open), E2E_WORKSPACE (its folder),
 // E2E_ARTIFACTS (screenshots),
 // E2E_CHROMIUM (the browser).
@@ -32,7 +32,7 @@ const WARNING = { line: 13, column: 9, code: 'InParamWritten' };
 const DECLARATION_LINE = 10;
 const FIXED_DECLARATION = 'dst: pl.Out[pl.Tensor[[16, 64], pl.FP32]],';
 
-const CHECKS = 12;
+const CHECKS = 13;
 const results = [];
 function check(name, ok, detail) {
     results.push({ name, ok });
@@ -353,11 +353,26 @@ function countOf(status, kind) {
             const toasts = await page.evaluate(() => [...document.querySelectorAll('.notifications-toasts .notification-list-item')]
                 .map((e) => e.innerText.replace(/\u00a0/g, ' ').replace(/\s+/g, ' ')));
             const ours = toasts.filter((t) => t.includes('PyPTO Lens needs Python 3.10 or newer'));
-            return { ok: ours.length === 1 && ours[0].includes('/nonexistent/python3 was not found'), detail: JSON.stringify(toasts) };
+            return { ok: ours.length === 1 && ours[0].includes('/nonexistent/python3 was not found (from the pyptoLens.interpreter setting)'), detail: JSON.stringify(toasts) };
         }, 30000);
         await shot(page, 'no-python');
-        fs.writeFileSync(settingsFile, original);
         check('a missing interpreter gets one notification', notice.ok, notice.detail);
+
+        // ... and one that is too old (a stand-in that answers the version probe as Python 3.8)
+        await runCommand(page, 'Notifications: Clear All Notifications');
+        const old = path.join(path.dirname(WORKSPACE), 'python3.8');
+        fs.writeFileSync(old, '#!/bin/sh\necho 3.8.18\necho /opt/python3.8/bin/python3.8\n', { mode: 0o755 });
+        fs.writeFileSync(settingsFile, JSON.stringify({ ...settings, 'pyptoLens.interpreter': [old] }, null, 2));
+        const tooOld = await waitFor(page, 'old interpreter notification', async () => {
+            const toasts = await page.evaluate(() => [...document.querySelectorAll('.notifications-toasts .notification-list-item')]
+                .map((e) => e.innerText.replace(/\u00a0/g, ' ').replace(/\s+/g, ' ')));
+            const ours = toasts.filter((t) => t.includes('PyPTO Lens needs Python 3.10 or newer'));
+            return { ok: ours.length === 1 && ours[0].includes('/opt/python3.8/bin/python3.8 is Python 3.8.18 (from the pyptoLens.interpreter setting)'),
+                detail: JSON.stringify(toasts) };
+        }, 30000);
+        await shot(page, 'old-python');
+        fs.writeFileSync(settingsFile, original);
+        check('a too old interpreter gets one notification', tooOld.ok, tooOld.detail);
     } catch (error) {
         console.log(`ERROR ${error.message}`);
         await shot(page, 'failure').catch(() => undefined);

@@ -111,20 +111,14 @@ class Lens {
 
     /** One clear notification per problem (again when the user restarts), with what to do. */
     private reportInterpreter(interpreter: Interpreter, check: Extract<Check, { ok: false }>, byUser: boolean): void {
-        const need = `Python ${MIN_VERSION.join('.')} or newer`;
         const where = {
-            setting: 'the pyptoLens.interpreter setting',
+            setting: 'from the pyptoLens.interpreter setting',
             'python extension': 'the interpreter selected in the Python extension',
             PATH: 'python3 on PATH',
         }[interpreter.source];
-        const what = check.problem === 'missing'
-            ? `no Python found (${where}: ${check.detail})`
-            : check.problem === 'too old'
-                ? `${where} is too old (${check.detail})`
-                : `${where} does not run (${check.detail})`;
-        const message = `PyPTO Lens needs ${need} to run its server, but ${what}. `
-            + 'Install Python 3.10+ and select it (Python: Select Interpreter), or set pyptoLens.interpreter; '
-            + 'then run "PyPTO Lens: Restart Server".';
+        const message = `PyPTO Lens needs Python ${MIN_VERSION.join('.')} or newer to run its server: `
+            + `${check.detail} (${where}). Install Python 3.10+ and select it (Python: Select Interpreter) `
+            + 'or set pyptoLens.interpreter, then run "PyPTO Lens: Restart Server".';
         this.log.error(message);
         const key = `${interpreter.command.join(' ')}|${check.problem}`;
         if (this.shownProblem === key && !byUser) {

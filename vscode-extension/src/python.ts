@@ -86,7 +86,9 @@ export function checkInterpreter(command: string[], timeoutMs = 15000): Promise<
                 resolve({
                     ok: false,
                     problem: missing ? 'missing' : 'broken',
-                    detail: missing ? `${program} was not found` : (stderr.trim() || error.message).split('\n').slice(-1)[0],
+                    detail: missing
+                        ? `${program} was not found`
+                        : `${program} does not run (${(stderr.trim() || error.message).split('\n').slice(-1)[0]})`,
                 });
                 return;
             }
