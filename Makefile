@@ -25,6 +25,7 @@ test-extension:
 
 bench: $(STAMP)
 	$(PY) tools/bench_analysis.py
+	$(PY) tools/bench_server.py
 	$(PY) tools/bench_registry.py
 
 vsix: $(STAMP)
