@@ -33,7 +33,9 @@ def create_server() -> LensServer:
 
     @server.feature(types.INITIALIZED)
     async def initialized(ls: LensServer, params: types.InitializedParams) -> None:
-        await _pull_settings(ls)
+        # requests may be answered with the defaults while the client's answer is on its way
+        if await _pull_settings(ls):
+            _refresh(ls)
         await ls.registry_sources.load()
 
     @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
