@@ -292,7 +292,7 @@ class FunctionLowering:
         elif isinstance(target, s.Subscript) and isinstance(target.value, s.Name) and target.value.id in self.env:
             # N5: `dst[...] = src` is `dst = <assemble>(dst, src, offsets)`; the op follows dst's type
             base = self.env[target.value.id]
-            if isinstance(value, (ir.OpCall, ir.UserCall)):
+            if isinstance(value, (ir.OpCall, ir.UserCall, ir.Subscript)):
                 value = self.hoist(value, span)  # N4: the source is computed first
             index = target.index.elts if isinstance(target.index, s.Tuple) and not target.index.parenthesized \
                 else [target.index]

@@ -47,7 +47,7 @@ def _derive(state, fn: Fn, call: ir.UserCall, loops, roots: Roots, writers: Prio
 
     def result(directions, derivations, skipped=None):
         return CallResult(call, fn.key, callee.key if callee else None, directions, derivations, skipped,
-                          dispatch=dispatch, inner=fn.origin == "outlined")
+                          dispatch=dispatch, inner=fn.origin == "outlined", callee_fn=callee)
 
     # C1 / S6: calls that get no vector
     if callee is None:

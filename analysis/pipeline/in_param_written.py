@@ -155,8 +155,7 @@ def check(state, fn: Fn, declared_body: list, annotation_spans: dict[int, Span])
                     read(e)
                 visit(stmt.body)  # IW7: a scope's writes belong to its function
             elif isinstance(stmt, ir.Return):
-                for e in stmt.values:
-                    read(e)
+                pass  # returning a buffer does not read its data (the fix's Out vs InOut)
             elif isinstance(stmt, ir.OpaqueStmt):
                 for e in stmt.uses:
                     read(e)

@@ -70,6 +70,7 @@ class Fn:
     dirs: list[Dir] = field(default_factory=list)
     reasons: dict[int, list[Derivation]] = field(default_factory=dict)  # param -> why dirs != decl
     types: dict = field(default_factory=dict)  # Var -> Type
+    home: Optional[tuple] = None  # external: (uri or None for this document, line offset of its text)
 
     def __post_init__(self) -> None:
         if not self.dirs:
@@ -90,6 +91,15 @@ class Fn:
         return True
 
 
+def external_copy(fn: "Fn", owner: str, home: tuple) -> "Fn":
+    """A function of another program (or file) as its callers see it: its effective signature."""
+    from ..ir.nodes import Kind
+    params = [FnParam(p.name, p.decl, p.type, p.var, p.span) for p in fn.params]
+    return Fn(key=fn.key, name=fn.name, kind=fn.kind, params=params,
+              body=fn.body if fn.kind is Kind.INLINE else [], owner=owner, origin="external", source=fn.source,
+              returns=list(fn.returns), hidden_outputs=fn.hidden_outputs, dirs=list(fn.dirs), home=home)
+
+
 @dataclass
 class CallResult:
     """The ArgDirection vector of one IR call (or none, with the reason, S6/H6)."""
@@ -102,3 +112,4 @@ class CallResult:
     skipped: Optional[str] = None  # why no vector (S6)
     dispatch: bool = False  # a synthesised dispatch (on a scope header)
     inner: bool = False  # a call inside an outlined wrapper/function of a scope (H2)
+    callee_fn: Optional["Fn"] = None  # the callee (also when it lives in another program or file)

@@ -250,8 +250,10 @@ def _infer_param_directions(state, fn: Fn, hierarchy: bool) -> None:
             g = dirs[i] if covered else None
             if g is not Dir.OUT:  # step 0: an Out slot of a user function is not a read
                 mark_read(arg, span)
-            if g is not None and isinstance(arg, ir.Ref) and arg.var in alias:  # step 2
-                k = alias[arg.var]
+            # step 2: only the captured variable itself. The spec also follows iter-args; PyPTO
+            # (the oracle) does not, and no seed says otherwise (oracle wins; see the README)
+            if g is not None and isinstance(arg, ir.Ref) and arg.var in index:
+                k = index[arg.var]
                 if g in (Dir.IN, Dir.INOUT):
                     callee_read[k] = True
                 if g in (Dir.OUT, Dir.INOUT):

@@ -12,6 +12,7 @@ from ..ir import nodes as ir
 from ..ir.nodes import Kind
 from ..registry.registry import Registry
 from ..syntax.nodes import Span
+from . import use_discipline
 from .calls import derive_calls, is_tensor_arg
 from .in_param_written import InParamWrite, applies, check
 from .model import CallResult, Evidence, Fn, FnParam
@@ -136,7 +137,26 @@ def analyse_program(name: str, functions: list[ir.Function], registry: Registry,
             writes.extend(check(state, probe, declared[fn.key], spans))
 
     problems = _problems(state, analysed, results)
+    problems.extend(_stale_uses(state))
     return ProgramResult(name, state.fns, results, writes, problems)
+
+
+def _stale_uses(state: ProgramState) -> list[Problem]:
+    out, seen = [], set()
+    for fn in state.fns.values():
+        if fn.origin in ("inline", "external"):
+            continue
+        for stale in use_discipline.check(state, fn):
+            key = (stale.owner, stale.span.line, stale.span.col, stale.var)
+            if key in seen:
+                continue
+            seen.add(key)
+            out.append(Problem(
+                "InOutUseDiscipline", "error",
+                f"'{stale.var}' was passed to {stale.callee} as Out/InOut, then read again: PyPTO rejects this "
+                f"(read the value the call returns instead, e.g. `{stale.var} = ...({stale.var})`)",
+                stale.owner, stale.span, (Evidence("passed as Out/InOut", stale.call_owner, stale.call_span),)))
+    return out
 
 
 def _returned_types(fn: Fn) -> list:

@@ -70,7 +70,7 @@ def guard_params(f: Guard) -> frozenset[str]:
 def literal_truth(text: str) -> Optional[bool]:
     """Truthiness of a literal's source text, None when it is not a literal."""
     try:
-        return bool(ast.literaleval_assignment(text))
+        return bool(ast.literal_eval(text))
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
         pass
     # Enum members that are zero in PyPTO (AtomicType.None_, ...) are falsy.
@@ -125,17 +125,45 @@ def eval_assignment(f: Guard, assign: Mapping[str, str], values: Mapping[str, Op
     raise ValueError(f"bad guard {f!r}")
 
 
+def letter_classes(f: Guard, param: str) -> list[str]:
+    """Kind letters every test of `param` in `f` treats alike (trying one per class is enough)."""
+    atoms: list[Any] = []
+
+    def walk(g: Guard) -> None:
+        if isinstance(g, (list, tuple)):
+            if g[0] in ("kind", "eq", "in", "truthy"):
+                if g[1] == param:
+                    atoms.append(g)
+            else:
+                for h in g[1:]:
+                    walk(h)
+
+    walk(f)
+    classes: dict[tuple, str] = {}
+    for k in KIND_LETTERS:
+        sig = tuple((k in a[2], k in a[3]) if a[0] == "kind" else (k == "N",) for a in atoms)
+        classes[sig] = classes.get(sig, "") + k
+    return list(classes.values())
+
+
 def eval_guard(f: Guard, kinds: Mapping[str, str] = {},
                values: Mapping[str, Optional[str]] = {}) -> Optional[bool]:
     """True / False / None (cannot tell) for a guard.
 
-    `kinds` maps a parameter to the letters it may be (absent: any); every
-    combination is tried, so a test that only partly covers a user kind (a
+    `kinds` maps a parameter to the letters it may be (absent: what its
+    literal in `values` is, else any); every combination is tried, so a test that only partly covers a user kind (a
     `Scalar` isinstance against 'scalar') is exact per letter.
     """
     params = sorted(guard_params(f))
+    choices = []
+    for p in params:
+        allowed = kinds.get(p)
+        if allowed is None:  # a literal tells its own kind
+            allowed = _default_kind(values[p]) if values.get(p) is not None else KIND_LETTERS
+        reps = [next(k for k in c if k in allowed) for c in letter_classes(f, p) if any(k in allowed for k in c)]
+        choices.append(reps)
     seen: set[Optional[bool]] = set()
-    for combo in itertools.product(*(kinds.get(p, KIND_LETTERS) for p in params)):
+    for combo in itertools.product(*choices):
         seen.add(eval_assignment(f, dict(zip(params, combo)), values))
         if None in seen or len(seen) > 1:
             return None
@@ -169,12 +197,12 @@ class Emission:
     # True when more arguments may follow `args` (built from a variadic value).
     args_open: bool
     # Op kwarg name -> DSL parameters feeding it ('=text' entries: a constant).
-    kwargs: Optional[Mapping[str, tuple[str, ...]]]
+    kwargs: Optional[Mapping[str, tuple[str, ...]]] = field(hash=False)
 
 
 @dataclass(frozen=True)
 class DslCase:
-    guard: Guard  # JSON formula; True when unconditional
+    guard: Guard = field(hash=False)  # JSON formula; True when unconditional
     emissions: tuple[Emission, ...]
     primary: Optional[int]  # index into emissions of the op whose call is returned
 
@@ -183,7 +211,7 @@ class DslCase:
         return None if self.primary is None else self.emissions[self.primary].op
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # one object per Python function: identity is equality
 class DslFunction:
     path: str  # canonical DSL path
     paths: tuple[str, ...]  # every DSL path of the same Python function, canonical first
@@ -194,7 +222,7 @@ class DslFunction:
     dispatch: tuple[str, ...]  # how the op is chosen: 'fixed', 'type', 'scalar', 'optional', 'value'
     nothing: Optional[str]  # why it emits no op at all: 'construct', 'marker', 'helper'
     mapping: str  # 'known', 'partial' (variadic), 'unknown' or 'none'
-    _cache: dict = field(default_factory=dict, compare=False, repr=False, hash=False)
+    _cache: dict = field(default_factory=dict, repr=False)  # query results, filled lazily
 
     # -- parameters -----------------------------------------------------
 
@@ -206,7 +234,9 @@ class DslFunction:
 
     def param_at(self, position: int) -> Optional[DslParam]:
         """The parameter a positional argument binds to (the *args one past the end)."""
-        positional = [p for p in self.params if p.kind in "op"]
+        positional = self._cache.get("positional")
+        if positional is None:
+            positional = self._cache["positional"] = [p for p in self.params if p.kind in "op"]
         if position < len(positional):
             return positional[position]
         return next((p for p in self.params if p.kind == "v"), None)
@@ -231,12 +261,21 @@ class DslFunction:
 
     # -- op choice --------------------------------------------------------
 
-    def candidate_ops(self, arg_kinds: Sequence[str] = (), kw_kinds: Mapping[str, str] = {},
-                      literals: Mapping[str, Optional[str]] = {}) -> tuple[Optional[str], ...]:
-        """Ops the call may emit (None: a path that emits nothing), in case order."""
-        if len(self.cases) <= 1:
-            return (self.cases[0].op,) if self.cases else (None,)
-        bound_kinds = self._bind(arg_kinds, kw_kinds)
+    def possible_cases(self, arg_kinds: Optional[Sequence[str]] = None,
+                       kw_kinds: Optional[Mapping[str, str]] = None,
+                       literals: Optional[Mapping[str, Optional[str]]] = None) -> tuple[int, ...]:
+        """Indices of the cases a call with operands of these kinds may take.
+
+        `arg_kinds` lists the kinds of the positional arguments, `kw_kinds`
+        those of keyword arguments (by keyword), `literals` the source text of
+        arguments that are literals (by parameter name), for value tests such
+        as `mode == "hard"`. Omitted parameters take their defaults. With no
+        call description at all every case is possible.
+        """
+        if len(self.cases) <= 1 or (arg_kinds is None and kw_kinds is None and literals is None):
+            return tuple(range(len(self.cases)))
+        bound_kinds = self._bind(arg_kinds or (), kw_kinds or {})
+        literals = literals or {}
         key_params = self._cache.get("guard_params")
         if key_params is None:
             key_params = sorted(set().union(*(guard_params(c.guard) for c in self.cases)))
@@ -257,68 +296,95 @@ class DslFunction:
         key = tuple((kinds[n], values[n]) for n in key_params)
         hit = self._cache.get(key)
         if hit is None:
-            ops: list[Optional[str]] = []
-            for case in self.cases:
-                if eval_guard(case.guard, kinds, values) is not False and case.op not in ops:
-                    ops.append(case.op)
-            hit = self._cache[key] = tuple(ops)
+            hit = self._cache[key] = tuple(
+                i for i, case in enumerate(self.cases) if eval_guard(case.guard, kinds, values) is not False)
         return hit
 
-    def op_for(self, arg_kinds: Sequence[str] = (), kw_kinds: Mapping[str, str] = {},
-               literals: Mapping[str, Optional[str]] = {}) -> Optional[str]:
-        """The op emitted for operands of these kinds, or None when not unique (or none).
+    def candidate_ops(self, arg_kinds: Optional[Sequence[str]] = None,
+                      kw_kinds: Optional[Mapping[str, str]] = None,
+                      literals: Optional[Mapping[str, Optional[str]]] = None) -> tuple[Optional[str], ...]:
+        """Ops the call may emit (None: a path that emits nothing), in case order."""
+        out: list[Optional[str]] = []
+        for i in self.possible_cases(arg_kinds, kw_kinds, literals):
+            op = self.cases[i].op
+            if op not in out:
+                out.append(op)
+        return tuple(out)
 
-        `arg_kinds` lists the kinds of the positional arguments, `kw_kinds` those
-        of keyword arguments (by keyword), `literals` the source text of
-        arguments that are literals (by parameter name), used by value tests
-        such as `mode == "hard"`. Omitted parameters take their defaults.
+    def op_for(self, arg_kinds: Optional[Sequence[str]] = None,
+               kw_kinds: Optional[Mapping[str, str]] = None,
+               literals: Optional[Mapping[str, Optional[str]]] = None) -> Optional[str]:
+        """The op emitted for operands of these kinds; None when not unique, or when none is.
+
+        Arguments as for `possible_cases`, e.g. `op_for(["tile", "scalar"])`.
         """
         ops = self.candidate_ops(arg_kinds, kw_kinds, literals)
         return ops[0] if len(ops) == 1 else None
 
     # -- argument mapping ---------------------------------------------------
 
-    def _emissions(self, op: Optional[str]) -> list[Emission]:
-        return [e for c in self.cases for e in c.emissions if op is None or e.op == op]
+    def _emissions(self, op: Optional[str], cases: Optional[Sequence[int]] = None) -> list[Emission]:
+        chosen = self.cases if cases is None else [self.cases[i] for i in cases]
+        return [e for c in chosen for e in c.emissions if op is None or e.op == op]
 
-    def _index(self, op: str) -> dict[str, Optional[int]]:
-        key = ("index", op)
-        hit = self._cache.get(key)
-        if hit is None:
-            seen: dict[str, set[int]] = {}
-            for e in self._emissions(op):
-                for i, srcs in enumerate(e.args or ()):
-                    for name in srcs:
-                        seen.setdefault(name, set()).add(i)
-            hit = {n: (next(iter(s)) if len(s) == 1 else None) for n, s in seen.items()}
-            self._cache[key] = hit
-        return hit
+    def op_arg_indices(self, op: str, dsl_position: Optional[int] = None,
+                       dsl_keyword: Optional[str] = None, **call: Any) -> tuple[int, ...]:
+        """Every op argument index the DSL argument reaches, over the possible cases."""
+        p = self._param_of(dsl_position, dsl_keyword)
+        if p is None:
+            return ()
+        found: set[int] = set()
+        for e in self._emissions(op, self.possible_cases(**call) if call else None):
+            for i, srcs in enumerate(e.args or ()):
+                if p.name in srcs:
+                    found.add(i)
+        return tuple(sorted(found))
 
     def op_arg_index(self, op: str, dsl_position: Optional[int] = None,
-                     dsl_keyword: Optional[str] = None) -> Optional[int]:
+                     dsl_keyword: Optional[str] = None, **call: Any) -> Optional[int]:
         """The op argument index a DSL argument (by position or keyword) becomes.
 
-        None when the argument is not passed through as an op argument, lands
-        in different slots on different paths, or the mapping is unknown.
+        The index holds on every path that passes the argument on (the lowest
+        such when several do, e.g. `shapes` also standing in for a missing
+        `valid_shape`). None when the argument is not an op argument, moves
+        with the call's shape (pass `arg_kinds=`/`kw_kinds=`/`literals=` as for
+        `possible_cases` to pin the path), or the mapping is unknown.
         """
+        p = self._param_of(dsl_position, dsl_keyword)
+        if p is None:
+            return None
+        cases = self.possible_cases(**call) if call else None
+        key = ("index", op, p.name, cases)
+        if key in self._cache:
+            return self._cache[key]
+        common: Optional[set[int]] = None
+        for e in self._emissions(op, cases):
+            if e.args is None:
+                continue
+            here = {i for i, srcs in enumerate(e.args) if p.name in srcs}
+            if here:
+                common = here if common is None else common & here
+        result = min(common) if common else None
+        self._cache[key] = result
+        return result
+
+    def _param_of(self, dsl_position: Optional[int], dsl_keyword: Optional[str]) -> Optional[DslParam]:
         if dsl_position is not None:
             p = self.param_at(dsl_position)
         elif dsl_keyword is not None:
             p = self.param_for_keyword(dsl_keyword)
         else:
             return None
-        if p is None or p.kind in "vw":
-            return None
-        return self._index(op).get(p.name)
+        return None if p is None or p.kind in "vw" else p
 
-    def dsl_param_for(self, op: str, op_index: int) -> Optional[DslParam]:
-        """The DSL parameter that alone becomes op argument `op_index`, if any."""
+    def dsl_param_for(self, op: str, op_index: int, **call: Any) -> Optional[DslParam]:
+        """The DSL parameter that alone becomes op argument `op_index` on every possible path."""
         names: set[str] = set()
-        for e in self._emissions(op):
+        for e in self._emissions(op, self.possible_cases(**call) if call else None):
             if e.args is not None and op_index < len(e.args):
-                names.update(e.args[op_index])
                 if len(e.args[op_index]) != 1:
                     return None
+                names.update(e.args[op_index])
         if len(names) != 1:
             return None
         p = self.param(names.pop())
@@ -337,30 +403,33 @@ class DslFunction:
         """
         bound = self._bind(positional, call_kwargs)
         out: dict[str, Optional[str]] = {}
-        for e in self._emissions(op):
-            for name, srcs in (e.kwargs or {}).items():
-                if name in out:
-                    continue
-                if len(srcs) == 1 and srcs[0].startswith("="):
-                    out[name] = srcs[0][1:]
-                elif len(srcs) == 1:
-                    p = self.param(srcs[0])
-                    if srcs[0] in bound:
-                        out[name] = bound[srcs[0]]
-                    else:
-                        out[name] = None if p is None else p.default
+        for name, srcs in self._kwarg_sources(op).items():
+            if len(srcs) == 1 and srcs[0].startswith("="):
+                out[name] = srcs[0][1:]
+            elif len(srcs) == 1:
+                p = self.param(srcs[0])
+                if srcs[0] in bound:
+                    out[name] = bound[srcs[0]]
                 else:
-                    out[name] = None
+                    out[name] = None if p is None else p.default
+            else:
+                out[name] = None
         return out
+
+    def _kwarg_sources(self, op: Optional[str]) -> dict[str, tuple[str, ...]]:
+        key = ("kwargs", op)
+        hit = self._cache.get(key)
+        if hit is None:
+            hit = {}
+            for e in self._emissions(op):
+                for name, srcs in (e.kwargs or {}).items():
+                    hit[name] = tuple(dict.fromkeys(hit.get(name, ()) + srcs))
+            self._cache[key] = hit
+        return hit
 
     def op_kwarg_params(self, op: Optional[str] = None) -> dict[str, str]:
         """Op kwarg name -> the DSL parameter it comes from (single-source ones only)."""
-        out: dict[str, str] = {}
-        for e in self._emissions(op):
-            for name, srcs in (e.kwargs or {}).items():
-                if len(srcs) == 1 and not srcs[0].startswith("="):
-                    out.setdefault(name, srcs[0])
-        return out
+        return {k: v[0] for k, v in self._kwarg_sources(op).items() if len(v) == 1 and not v[0].startswith("=")}
 
     @property
     def emits_nothing(self) -> bool:
@@ -369,7 +438,7 @@ class DslFunction:
 
 def _default_kind(text: str) -> str:
     try:
-        value = ast.literaleval_assignment(text)
+        value = ast.literal_eval(text)
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
         return "O"
     if value is None:

@@ -41,9 +41,10 @@ Schema (format 1), keys are fixed, everything else is data:
                        "args": [["tile"], ["offsets"], ["output_tensor"]],
                        "open": true,                # omitted unless more args
                                                     # of unknown count follow
-                       "kw": {"atomic": ["atomic"], "mode": ["=soft"]}}],
+                       "kw": {"atomic": ["atomic"]}}],
              "ret": 0}                              # emission returned; omitted
-          ]                                         # when the case emits nothing
+          ],                                        # when the case emits nothing
+          "notes": ["..."]                          # only when precision was given up
         }
       }
     }
@@ -51,15 +52,20 @@ Schema (format 1), keys are fixed, everything else is data:
 `args[i]` lists the DSL parameters whose values reach op argument i (empty:
 a constant or a value built inside the wrapper); `args` is null when the
 argument list could not be followed. A kwarg maps to the parameters feeding
-it, or to `["=<text>"]` for a constant the wrapper supplies. A constant kwarg
-named like a parameter whose value the path tests (`mode == "hard"`) is
-attributed to that parameter.
+it, or to `["=<text>"]` for a constant the wrapper supplies; a constant the
+wrapper passes under the name of one of its own parameters (`{"mode":
+"soft"}` once `mode == "hard"` failed, `high_precision=True` when asked) is
+attributed to that parameter. Parameters reaching `*args`/`**kwargs` of a
+builder make the mapping "partial".
 
 GUARD is a formula over DSL parameters: `true`, `false`, `null` (unknown),
 `["kind", p, yes, maybe]` (p's kind letter is in `yes`: true, in `maybe`:
 unknown, else false), `["eq", p, text]`, `["in", p, [text, ...]]`,
 `["truthy", p]`, `["not", g]`, `["and", g...]`, `["or", g...]`. Kind
 letters are listed in `dsl.KIND_LETTERS`; `dsl.eval_guard` evaluates them.
+A function with a single case has no guard (its validation is not kept);
+otherwise guards are simplified where some case applies, so kinds for which
+every path raises may satisfy any case's guard.
 """
 from __future__ import annotations
 
@@ -69,12 +75,12 @@ import builtins
 import itertools
 import json
 import sys
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable, Optional, Sequence
 
-from .dsl import KIND_LETTERS, eval_assignment, eval_guard, guard_params
+from .dsl import KIND_LETTERS, eval_assignment, eval_guard, guard_params, letter_classes
 
 # ---------------------------------------------------------------------------
 # Which modules count
@@ -87,6 +93,7 @@ EXCLUDED_PREFIXES = ("pypto.language.parser",)
 # Modules whose functions the parser treats as syntax (loops, scopes, submit).
 CONSTRUCT_MODULES = ("pypto.language.dsl_api", "pypto.language.scope", "pypto.language.optimizations")
 
+VERBOSE = False
 MAX_DEPTH = 24
 MAX_PATHS = 64
 MAX_UNROLL = 32
@@ -227,27 +234,6 @@ def _expand(f: Any, care: Any, params: list[str]) -> Any:
         if r not in (True, False, None):
             terms.append(f_and(kind_atom(p, "".join(k for k in KIND_LETTERS if k in letters), ""), r))
     return f_or(*terms)
-
-
-def letter_classes(f: Any, param: str) -> list[str]:
-    """Kind letters every test of `param` in `f` treats alike (one class is enough to try)."""
-    atoms: list[Any] = []
-
-    def walk(g: Any) -> None:
-        if isinstance(g, tuple):
-            if g[0] in ("kind", "eq", "in", "truthy"):
-                if g[1] == param:
-                    atoms.append(g)
-            else:
-                for h in g[1:]:
-                    walk(h)
-
-    walk(f)
-    classes: dict[tuple, str] = {}
-    for k in KIND_LETTERS:
-        sig = tuple((k in a[2], k in a[3]) if a[0] == "kind" else (k == "N",) for a in atoms)
-        classes[sig] = classes.get(sig, "") + k
-    return list(classes.values())
 
 
 @lru_cache(maxsize=65536)
@@ -716,9 +702,6 @@ class Frame:
     module: str
     func: Optional[Func]
     depth: int
-    # DSL parameters tested by the enclosing `if`s of this function: a constant
-    # stored under one of their names (`if clamp: kw["clamp"] = True`) comes from it.
-    control: frozenset = frozenset()
 
 
 class Interp:
@@ -728,7 +711,8 @@ class Interp:
         self._emission_ids: dict[Any, int] = {}
         self.stack: list[ast.AST] = []
         self.entry_params: frozenset[str] = frozenset()
-        self.notes: list[str] = []
+        self.notes: list[str] = []  # recorded in the output: precision was given up
+        self.log: list[str] = []  # shown with --verbose: heuristics that were applied
 
     # -- entry ------------------------------------------------------------
 
@@ -829,11 +813,10 @@ class Interp:
                 f = self.truth(v)
                 st_true = add_guard(s, f) if f is not False else None
                 st_false = add_guard(s, f_not(f)) if f is not True else None
-                inner = replace(fr, control=fr.control | guard_params(f)) if isinstance(f, tuple) else fr
                 if st_true is not None:
-                    out.extend(self.exec_block(node.body, inner, env, st_true))
+                    out.extend(self.exec_block(node.body, fr, env, st_true))
                 if st_false is not None:
-                    out.extend(self.exec_block(node.orelse, inner, env, st_false))
+                    out.extend(self.exec_block(node.orelse, fr, env, st_false))
             return out
         if isinstance(node, (ast.For, ast.AsyncFor)):
             return self.exec_for(node, fr, env, st)
@@ -1039,8 +1022,6 @@ class Interp:
             key = alts[0][1] if len(alts) == 1 else Opq()
             if isinstance(obj, Dct):
                 if isinstance(key, Const) and isinstance(key.value, str):
-                    if not src_of(v) and key.value in fr.control:
-                        v = Opq(frozenset((key.value,)), text=value_text(v))
                     env[name] = obj.set(key.value, v)
                 else:
                     env[name] = Dct(obj.items, True, obj.open_src | src_of(v))
@@ -1452,7 +1433,14 @@ class Interp:
         return [(st, self.opaque_result(args, kwargs))]
 
     def opaque_result(self, args: list[Any], kwargs: dict[str, Any]) -> Opq:
-        """An unmodelled call: the result comes from its first data-carrying argument."""
+        """An unmodelled call: the result comes from its first data-carrying argument.
+
+        Builder-style calls (`ConstInt(value, dtype, span)`, `MakeTuple(elems,
+        span)`, `int(x)`) take the data first and metadata after it.
+        """
+        carriers = [v for v in list(args) + list(kwargs.values()) if params_of(src_of(v))]
+        if len({params_of(src_of(v)) for v in carriers}) > 1:
+            self.log.append("first-argument rule: " + " / ".join(",".join(params_of(src_of(v))) for v in carriers))
         for v in list(args) + list(kwargs.values()):
             src = src_of(v)
             if src:
@@ -1646,16 +1634,16 @@ class Interp:
             open_ = op_args.open
         else:
             slots, open_ = None, False
-        guard_params_here: set[str] = set()
-        for g in st.guards:
-            guard_params_here |= guard_params(g)
         kw: Optional[dict[str, tuple]] = None
         if isinstance(op_kwargs, Dct):
             kw = {}
             for k, v, _ in op_kwargs.items:
                 srcs = params_of(src_of(v))
-                if not srcs and k in self.entry_params and k in guard_params_here:
-                    srcs = (k,)  # `mode="soft"` added on the path where `mode` was tested
+                if not srcs and k in self.entry_params:
+                    # A constant the wrapper passes under a parameter's name, on
+                    # paths chosen by that parameter (`{"mode": "soft"}` once
+                    # `mode == "hard"` failed, `high_precision=True` if asked).
+                    srcs = (k,)
                 if not srcs:
                     text = value_text(v)
                     srcs = (f"={text}",) if text is not None else ()
@@ -1755,8 +1743,8 @@ class Interp:
 
 
 def _load(target: ast.expr) -> ast.expr:
-    node = ast.parse(ast.unparse(target), mode="eval").body
-    return node
+    """The augmented-assignment target re-read as an expression (`x += 1` reads `x`)."""
+    return ast.parse(ast.unparse(target), mode="eval").body
 
 
 _BINOPS = {
@@ -1953,6 +1941,8 @@ def analyse(func: Func, tree: SourceTree) -> dict[str, Any]:
         entry["nothing"] = nothing_reason(func, rets)
     if interp.notes:
         entry["notes"] = sorted(set(interp.notes))
+    if VERBOSE and interp.log:
+        print(f"{func.qual}: " + "; ".join(sorted(set(interp.log))), file=sys.stderr)
     return entry
 
 
@@ -1968,8 +1958,8 @@ def _merge_kw(a: Optional[dict], b: Optional[dict]) -> Optional[dict]:
 def nothing_reason(func: Func, rets: list[tuple[State, Any]]) -> str:
     if func.module.startswith(CONSTRUCT_MODULES) or not rets:
         return "construct"
-    if all(isinstance(v, Opq) and v.ident and len(v.src) == 1 for _, v in rets):
-        return "marker"
+    if all(isinstance(v, Opq) and v.ident and v.ident[1] == "dsl" and len(v.src) == 1 for _, v in rets):
+        return "marker"  # hands its argument back unchanged
     return "helper"
 
 
@@ -2003,7 +1993,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     ap.add_argument("-o", "--output", type=Path,
                     default=Path(__file__).with_name("data") / "dsl_ops.json")
     ap.add_argument("--commit", help="PyPTO commit the checkout is at, recorded in the output")
+    ap.add_argument("-v", "--verbose", action="store_true", help="report the heuristics applied per function")
     ns = ap.parse_args(argv)
+    global VERBOSE
+    VERBOSE = ns.verbose
     data = generate(ns.checkout, ns.commit)
     ns.output.write_text(dump(data), encoding="utf-8")
     fns = data["functions"]

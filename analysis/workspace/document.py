@@ -18,7 +18,7 @@ from ..ir.context import ModuleContext
 from ..ir.lower import FunctionLowering
 from ..ir.module import FunctionSource, ProgramDecl, build_context, find_programs, unit_contribution
 from ..ir.nodes import ARG_STRENGTH, ArgDir
-from ..pipeline.model import CallResult, Derivation, Evidence, Fn
+from ..pipeline.model import CallResult, Derivation, Evidence, Fn, external_copy
 from ..pipeline.program import ProgramResult, analyse_program
 from ..registry.registry import Registry
 from ..syntax import chunker
@@ -65,6 +65,7 @@ class Caches:
         self.programs = LRU(2000)
         self.placed = LRU(4000)  # a program's results in absolute positions, by its offsets
         self.splitters: dict = {}  # uri -> the chunker.Splitter of that document
+        self.module_copies = LRU(2000)  # (module function, offset) -> its external copy
 
     def splitter(self, uri: str) -> chunker.Splitter:
         if uri not in self.splitters:
@@ -91,7 +92,9 @@ class DocumentAnalyzer:
         self.external = external or (lambda ref, ctx: None)
         self.imported_constants = imported_constants or (lambda ctx: {})
         self.module_functions: dict[str, Fn] = {}  # after analyse(): the module's pl functions
+        self.module_offsets: dict[str, int] = {}  # their first lines
         self.module_constants: dict = {}
+        self.module_imports: dict = {}
 
     def analyse(self, text: str, uri: Optional[str] = None, version: Optional[int] = None) -> DocumentAnalysis:
         units = self.caches.splitter(uri).split(text) if uri else chunker.split(text)
@@ -115,6 +118,8 @@ class DocumentAnalyzer:
         top = [st if u.kind == "statement" else [] for st, u in zip(statements, units)]
         ctx = build_context(top)
         self.module_constants = dict(ctx.constants)
+        self.module_imports = dict(ctx.imported)
+        self.module_functions, self.module_offsets = {}, {}
         for name, value in self.imported_constants(ctx).items():
             ctx.constants.setdefault(name, value)
         fingerprint = _context_key(ctx)
@@ -144,6 +149,7 @@ class DocumentAnalyzer:
             analysis.diagnostics.extend(found)
             if program.kind == "module":
                 self.module_functions = {name: result.fns[name] for name in functions if name in result.fns}
+                self.module_offsets = {name: units[src.unit].start for name, (src, _) in functions.items()}
         analysis.calls.sort(key=lambda c: (c.range.line, c.range.col))
         analysis.diagnostics = _dedupe_operator_notes(analysis.diagnostics)
         return analysis
@@ -164,13 +170,27 @@ class DocumentAnalyzer:
             out[source.name] = (source, self.caches.lowered.get_or(key, run))
         return out
 
+    def _module_function(self, ref: ir.CalleeRef) -> Optional[Fn]:
+        """A module-level pl function called by plain name from a class or a closure of this file."""
+        if ref.how != "name" or ref.name not in self.module_functions:
+            return None
+        fn = self.module_functions[ref.name]
+        key = (id(fn), self.module_offsets.get(ref.name, 0))
+        copy = self.caches.module_copies.get(key)
+        if copy is None or copy[0] is not fn:
+            copy = (fn, external_copy(fn, f"{ref.name}@module", (None, key[1])))
+            self.caches.module_copies[key] = copy
+        return copy[1]
+
     def _chain(self, program: ProgramDecl, functions, registry: Registry, ctx: ModuleContext) -> ProgramResult:
         lowered = [fn for _, fn in functions.values()]
         externals: dict = {}
 
         def external(ref: ir.CalleeRef) -> Optional[Fn]:
             if ref not in externals:
-                externals[ref] = self.external(ref, ctx)
+                externals[ref] = self._module_function(ref) if program.kind != "module" else None
+                if externals[ref] is None:
+                    externals[ref] = self.external(ref, ctx)
             return externals[ref]
 
         key = (program.name, tuple(id(fn) for fn in lowered), id(registry))
@@ -182,6 +202,16 @@ class DocumentAnalyzer:
         if len(self.caches.programs) > self.caches.programs.size:
             self.caches.programs.popitem(last=False)
         return result
+
+
+def _owners(result: ProgramResult) -> dict:
+    """Where the callees from other programs or files live: owner -> (uri or None, line offset)."""
+    out = {}
+    for call in result.calls:
+        fn = call.callee_fn
+        if fn is not None and fn.home is not None:
+            out[fn.owner] = fn.home
+    return out
 
 
 def _contribution(parsed: ParsedUnit, ctx: ModuleContext, fingerprint: str, kind: str):
@@ -230,8 +260,9 @@ def _context_key(ctx: ModuleContext) -> str:
 class _Places:
     """Turns (owner function, unit-relative span) into absolute ranges."""
 
-    def __init__(self, functions, units):
+    def __init__(self, functions, units, external=None):
         self.offsets = {name: units[src.unit].start for name, (src, _) in functions.items()}
+        self.external = external or {}  # owner -> (uri, line offset) of functions in other places
 
     def range(self, owner: str, span: Span) -> Optional[Range]:
         offset = self.offsets.get(owner)
@@ -239,9 +270,18 @@ class _Places:
             return None
         return Range(span.line + offset, span.col, span.end_line + offset, span.end_col)
 
+    def location(self, owner: str, span: Span) -> Optional[Location]:
+        """Where a span of some function is: here, or in another file (`external` owners)."""
+        r = self.range(owner, span)
+        if r is not None:
+            return Location(None, r)
+        if owner in self.external:
+            uri, offset = self.external[owner]
+            return Location(uri, Range(span.line + offset, span.col, span.end_line + offset, span.end_col))
+        return None
+
     def step(self, ev: Evidence) -> Step:
-        r = self.range(ev.owner, ev.span)
-        return Step(ev.label, ev.note, Location(None, r) if r else None)
+        return Step(ev.label, ev.note, self.location(ev.owner, ev.span))
 
     def explain(self, d: Derivation) -> Explanation:
         return Explanation(d.rule, d.text, tuple(self.step(e) for e in d.evidence))
@@ -286,7 +326,7 @@ def _place(program: ProgramDecl, functions, units, lines: list[str], result: Pro
     calls: list[CallSite] = []
     signatures: list[SignatureChange] = []
     diagnostics: list[Diagnostic] = []
-    places = _Places(functions, units)
+    places = _Places(functions, units, _owners(result))
     depth = _depths(result.fns)
     groups: dict = {}
     for call_result in result.calls:
@@ -340,7 +380,7 @@ def _site(places: _Places, owner: str, group: list[CallResult], depth, result: P
     chosen = [r for r in group if depth.get(r.fn, 0) == outermost]
     first = chosen[0]
     call = first.call
-    callee = result.fns.get(first.callee) if first.callee else None
+    callee = first.callee_fn
     call_range = places.range(owner, call.span)
     if call_range is None:
         return None
@@ -376,8 +416,7 @@ def _site(places: _Places, owner: str, group: list[CallResult], depth, result: P
             line, col = (r.line, r.col) if r else (call_range.line, call_range.col)
         declared = None
         if callee is not None and i < len(callee.params) and callee.params[i].span is not None:
-            target = places.range(callee.owner, callee.params[i].span)
-            declared = Location(None, target) if target else None
+            declared = places.location(callee.owner, callee.params[i].span)
         hints.append(ArgHint(line, col, direction, param, arg_name, i, places.explain(why),
                              tuple(values) if len(values) > 1 else (), declared))
     return CallSite(call_range, name_range, callee.name if callee else "?", callee.kind.value if callee else "?",

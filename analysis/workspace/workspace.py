@@ -18,7 +18,7 @@ from urllib.parse import quote, unquote, urlparse
 
 from ..ir import nodes as ir
 from ..ir.context import ModuleContext
-from ..pipeline.model import Fn, FnParam
+from ..pipeline.model import Fn, external_copy
 from ..registry.registry import Registry
 from .document import Caches, DocumentAnalyzer
 from .results import DocumentAnalysis
@@ -55,6 +55,7 @@ class Exports:
     functions: dict[str, Fn] = field(default_factory=dict)
     constants: dict = field(default_factory=dict)
     fingerprint: str = ""
+    imports: dict = field(default_factory=dict)  # names it imports itself (a package re-exports them)
 
 
 class Workspace:
@@ -165,7 +166,8 @@ class Workspace:
                 analysis.diagnostics.insert(0, Diagnostic("InvalidUtf8", "warning",
                                                           "this file is not valid UTF-8: invalid bytes were "
                                                           "read as U+FFFD", Range(0, 0, 0, 0)))
-            exports = _exports(analyzer.module_functions, analyzer.module_constants)
+            exports = _exports(uri, analyzer.module_functions, analyzer.module_offsets, analyzer.module_constants,
+                               analyzer.module_imports)
             self._analyses[uri] = ((doc.text, self.registry(), tuple(deps.items())), analysis, exports)
             return analysis, exports
         finally:
@@ -233,10 +235,7 @@ class _Resolver:
     def external(self, ref: ir.CalleeRef, ctx: ModuleContext) -> Optional[Fn]:
         if ref.how == "name":
             imported = ctx.imported.get(ref.name)
-            if imported is None:
-                return None
-            _, exports = self._exports(imported.module, imported.level)
-            return exports.functions.get(imported.name) if exports else None
+            return self._imported_function(self.uri, imported, 0) if imported is not None else None
         if ref.how == "module":
             module = ctx.modules.get(ref.module)
             if module is None:
@@ -244,6 +243,21 @@ class _Resolver:
             _, exports = self._exports(module[0], module[1])
             return exports.functions.get(ref.name) if exports else None
         return None
+
+    def _imported_function(self, from_uri: str, imported, depth: int) -> Optional[Fn]:
+        """The pl function `from m import f` names, following a package's own re-exports."""
+        target = self.workspace.resolve_module(from_uri, imported.module, imported.level)
+        if target is None or target == self.uri or depth > 4:
+            return None
+        result = self.workspace._analyse(target)
+        exports = result[1] if result else None
+        self.deps[target] = exports.fingerprint if exports else ""
+        if exports is None:
+            return None
+        if imported.name in exports.functions:
+            return exports.functions[imported.name]
+        again = exports.imports.get(imported.name)
+        return self._imported_function(target, again, depth + 1) if again is not None else None
 
     def constants(self, ctx: ModuleContext) -> dict:
         """Constants imported from other files of the workspace (for folding shapes and trip counts)."""
@@ -255,18 +269,16 @@ class _Resolver:
         return out
 
 
-def _exports(functions: dict[str, Fn], constants: dict) -> Exports:
+def _exports(uri: str, functions: dict[str, Fn], offsets: dict[str, int], constants: dict,
+             imported: dict) -> Exports:
     external = {}
     parts = []
     for name, fn in sorted(functions.items()):
-        copy = Fn(key=name, name=fn.name, kind=fn.kind, params=[FnParam(p.name, p.decl, p.type, p.var, None)
-                                                                 for p in fn.params],
-                  body=fn.body if fn.kind is ir.Kind.INLINE else [], owner=f"{name}@external",
-                  origin="external", source=fn.source, returns=list(fn.returns),
-                  hidden_outputs=fn.hidden_outputs, dirs=list(fn.dirs))
-        external[name] = copy
+        external[name] = external_copy(fn, f"{name}@{uri}", (uri, offsets.get(name, 0)))
         parts.append(repr((name, fn.kind.value, [d.value for d in fn.dirs], [p.type for p in fn.params],
-                           fn.hidden_outputs, fn.returns, id(fn.source) if fn.kind is ir.Kind.INLINE else 0)))
+                           [p.name for p in fn.params], fn.hidden_outputs, fn.returns,
+                           id(fn.source) if fn.kind is ir.Kind.INLINE else 0)))
     parts.append(repr(sorted(constants.items(), key=lambda kv: kv[0])))
+    parts.append(repr(sorted(imported.items())))
     fingerprint = hashlib.sha1("\n".join(parts).encode("utf-8", "replace")).hexdigest()
-    return Exports(external, dict(constants), fingerprint)
+    return Exports(external, dict(constants), fingerprint, dict(imported))
