@@ -42,31 +42,41 @@ def kind_of(expr, types: Mapping) -> str:
     return cls if cls in ("tensor", "tile", "dtensor", "scalar") else "unknown"
 
 
-def kwarg_values(call: ir.OpCall) -> dict[str, Optional[str]]:
-    """Keyword arguments as the registry's kwarg rules read them (None: not a literal)."""
-    out: dict[str, Optional[str]] = {}
-    for name, value in call.kwargs.items():
-        if isinstance(value, ir.Sym):
-            out[name] = normalise_kwarg_value(value.path)
-        elif isinstance(value, ir.Const):
-            out[name] = normalise_kwarg_value(str(value.value)) if value.value is not None else "None"
-        else:
-            out[name] = None
-    return out
+def _text(value) -> Optional[str]:
+    """An argument as source-like text, for literal kwargs (None: not a literal)."""
+    if isinstance(value, ir.Sym):
+        return value.path
+    if isinstance(value, ir.Const):
+        return repr(value.value) if isinstance(value.value, str) else str(value.value)
+    return None
+
+
+def kwarg_values(call: ir.OpCall, resolved: Optional[ResolvedCall] = None) -> dict[str, Optional[str]]:
+    """The op's keyword arguments as the registry's kwarg rules read them (None: not a literal).
+
+    Through the DSL map: a DSL keyword may have another op name, and omitted ones
+    take the DSL's defaults (pl.store's atomic defaults to AtomicType.None_)."""
+    texts = {name: _text(value) for name, value in call.kwargs.items()}
+    function = resolved.function if resolved is not None else None
+    if function is not None and resolved.op_name is not None:
+        try:
+            raw = function.op_kwargs(texts, [_text(a) for a in call.args], op=resolved.op_name)
+        except (TypeError, ValueError, KeyError):
+            raw = texts
+    else:
+        raw = texts
+    return {name: (normalise_kwarg_value(text) if text is not None else None) for name, text in raw.items()}
 
 
 class OpView:
     """One operator call seen through the registry: the op, and the effect on each DSL argument."""
 
-    __slots__ = ("call", "resolved", "kwargs", "op_kwargs")
+    __slots__ = ("call", "resolved", "op_kwargs")
 
     def __init__(self, call: ir.OpCall, resolved: ResolvedCall):
         self.call = call
         self.resolved = resolved
-        values = kwarg_values(call)
-        self.kwargs = values
-        # the registry's kwarg rules use op kwarg names
-        self.op_kwargs = {resolved.op_kwargs.get(k, k): v for k, v in values.items()}
+        self.op_kwargs = kwarg_values(call, resolved)  # op kwarg name -> normalised value
 
     @property
     def op_name(self) -> Optional[str]:

@@ -215,6 +215,8 @@ class DslCase:
 class DslFunction:
     path: str  # canonical DSL path
     paths: tuple[str, ...]  # every DSL path of the same Python function, canonical first
+    # Paths the parser resolves only by falling back to the IR builder (printed IR).
+    ir_paths: tuple[str, ...]
     impl: str  # qualified name of the Python function
     params: tuple[DslParam, ...]
     cases: tuple[DslCase, ...]
@@ -477,9 +479,12 @@ def parse_dsl_map(data: Mapping[str, Any]) -> dict[str, DslFunction]:
                     emissions=tuple(_emission(e) for e in c.get("emit", ())),
                     primary=c.get("ret"))
             for c in raw["cases"])
+        paths = tuple(raw.get("paths", ()))
+        ir_paths = tuple(raw.get("ir_paths", ()))
         by_impl[impl] = DslFunction(
-            path=raw["paths"][0],
-            paths=tuple(raw["paths"]),
+            path=(paths + ir_paths)[0],
+            paths=paths,
+            ir_paths=ir_paths,
             impl=impl,
             params=tuple(DslParam(n, k, d) for n, k, d in raw["params"]),
             cases=cases,
@@ -488,7 +493,7 @@ def parse_dsl_map(data: Mapping[str, Any]) -> dict[str, DslFunction]:
             nothing=raw.get("nothing"),
             mapping=raw.get("mapping", "none"),
         )
-    return {path: fn for fn in by_impl.values() for path in fn.paths}
+    return {path: fn for fn in by_impl.values() for path in fn.paths + fn.ir_paths}
 
 
 def default_data_path() -> Path:

@@ -24,6 +24,9 @@ Schema (format 1), keys are fixed, everything else is data:
       "functions": {
         "<python qualname>": {
           "paths": ["pl.tile.store", "pl.store"],   # canonical first, then aliases
+          "ir_paths": ["pl.tile.mrgsort_format1"],  # only when some exist: reached
+                                                    # through the parser's fallback
+                                                    # to IR builders (printed IR)
           "file": "python/pypto/language/op/tile_ops.py",
           "params": [[name, kind, default], ...],   # kind: o/p/k/v/w (pos-only,
                                                     # pos-or-kw, kw-only, *args,
@@ -90,6 +93,10 @@ NAMESPACES = (("pl", "pypto.language"), ("pld", "pypto.language.distributed"))
 # DSL functions live in these packages; parser, jit and utilities are not DSL calls.
 DSL_HOME_PREFIXES = ("pypto.language.", "pypto.ir.op.")
 EXCLUDED_PREFIXES = ("pypto.language.parser",)
+# The parser resolves `pl.tensor.X` / `pl.tile.X` that has no DSL wrapper to the
+# IR builder of that name (printed IR uses such pass-internal ops); those paths
+# are kept apart as "ir_paths".
+IR_FALLBACKS = (("pl.tensor", "pypto.ir.op.tensor_ops"), ("pl.tile", "pypto.ir.op.tile_ops"))
 # Modules whose functions the parser treats as syntax (loops, scopes, submit).
 CONSTRUCT_MODULES = ("pypto.language.dsl_api", "pypto.language.scope", "pypto.language.optimizations")
 
@@ -1791,6 +1798,23 @@ def dsl_surface(tree: SourceTree, interp: Interp) -> dict[str, Func]:
     return out
 
 
+def ir_fallback_surface(tree: SourceTree, interp: Interp, ns: dict[str, str]) -> dict[str, Func]:
+    """`pl.tensor.X` / `pl.tile.X` paths the parser sends straight to an IR builder."""
+    out: dict[str, Func] = {}
+    for prefix, irmod in IR_FALLBACKS:
+        dsl_mod = tree.module(ns.get(prefix, ""))
+        mod = tree.module(irmod)
+        if mod is None or dsl_mod is None:
+            continue
+        for name in sorted(mod.bindings):
+            if name.startswith("_") or name in dsl_mod.bindings:
+                continue
+            v = tree.global_value(irmod, name, interp)
+            if isinstance(v, Func) and v.module.startswith("pypto.ir.op."):
+                out[f"{prefix}.{name}"] = v
+    return out
+
+
 def namespace_modules(tree: SourceTree, interp: Interp) -> dict[str, str]:
     """DSL prefix ('pl.tile') -> module it names."""
     out = {p: m for p, m in NAMESPACES}
@@ -1968,14 +1992,19 @@ def generate(checkout: Path, commit: Optional[str] = None) -> dict[str, Any]:
     interp = Interp(tree)
     surface = dsl_surface(tree, interp)
     ns = namespace_modules(tree, interp)
-    by_impl: dict[str, tuple[Func, list[str]]] = {}
+    fallback = ir_fallback_surface(tree, interp, ns)
+    by_impl: dict[str, tuple[Func, list[str], list[str]]] = {}
     for path, func in surface.items():
-        by_impl.setdefault(func.qual, (func, []))[1].append(path)
+        by_impl.setdefault(func.qual, (func, [], []))[1].append(path)
+    for path, func in fallback.items():
+        by_impl.setdefault(func.qual, (func, [], []))[2].append(path)
     functions: dict[str, Any] = {}
     for qual in sorted(by_impl):
-        func, paths = by_impl[qual]
-        entry = analyse(func, tree)
-        functions[qual] = {"paths": canonical_order(paths, func, ns), **entry}
+        func, paths, ir_paths = by_impl[qual]
+        head: dict[str, Any] = {"paths": canonical_order(paths, func, ns)}
+        if ir_paths:
+            head["ir_paths"] = sorted(ir_paths)
+        functions[qual] = {**head, **analyse(func, tree)}
     return {"format": 1, "pypto": {"commit": commit}, "kinds": KIND_LETTERS, "functions": functions}
 
 

@@ -70,7 +70,8 @@ class KwargRule:
                 value = kwargs[condition.kwarg]
                 if value is None:  # not knowable from the source: assume the stronger effect
                     return _stronger(self.if_all, self.otherwise)
-                holds = (value == condition.value) == (condition.test == "eq")
+                # enum members and strings compare without case: `coalesce="elem"` is Coalesce::kElem
+                holds = (value.lower() == condition.value.lower()) == (condition.test == "eq")
             if not holds:
                 return self.otherwise
         return self.if_all

@@ -6,7 +6,7 @@ from a workspace's PyPTO sources (issue: the workspace's registry wins).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Mapping, Optional
+from typing import Any, Mapping, Optional
 
 from .model import Effect, OpInfo
 
@@ -35,7 +35,7 @@ class ResolvedCall:
     op: Optional[OpInfo]
     positional: tuple[Optional[int], ...]  # op argument index of each positional DSL argument
     keyword: Mapping[str, int] = field(default_factory=dict)  # DSL kwarg -> op argument index
-    op_kwargs: Mapping[str, str] = field(default_factory=dict)  # DSL kwarg -> op kwarg name
+    function: Any = None  # the DslFunction, which knows the op's kwargs and their defaults
 
     def effect(self, index: int, kwargs: Mapping[str, Optional[str]]) -> Effect:
         """Effect on the op argument `index` (an op index, see `positional`)."""
@@ -86,8 +86,7 @@ class Registry:
                     index = function.op_arg_index(op_name, dsl_keyword=kw)
                     if index is not None:
                         keyword[kw] = index
-                op_kwargs = function.op_kwargs(kwarg_names)
-                return ResolvedCall(op_name, self.ops.get(op_name), positional, keyword, op_kwargs)
+                return ResolvedCall(op_name, self.ops.get(op_name), positional, keyword, function)
         op_name = self._guess_op(dsl_path, arg_kinds)
         info = self.ops.get(op_name) if op_name else None
         keyword = {}
@@ -95,8 +94,7 @@ class Registry:
             for kw in kwarg_names:
                 if kw in info.arg_names:
                     keyword[kw] = info.arg_names.index(kw)
-        op_kwargs = {kw: kw for kw in kwarg_names if kw not in keyword}
-        return ResolvedCall(op_name, info, tuple(range(nargs)), keyword, op_kwargs)
+        return ResolvedCall(op_name, info, tuple(range(nargs)), keyword)
 
     def _guess_op(self, dsl_path: str, arg_kinds: tuple[str, ...]) -> Optional[str]:
         """Without a DSL map entry: `pl.tile.x` -> tile.x, `pl.x` by operand kind, `pld.x.y` -> pld.x.y."""
