@@ -1,0 +1,139 @@
+"""`pypto-lens check` / `explain` as a user runs them, bad input included: a clear answer, never a traceback."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+PROGRAM = '''import pypto.language as pl
+
+
+@pl.program
+class Demo:
+    @pl.function(type=pl.FunctionType.InCore)
+    def fill(self, src: pl.Tensor[[64], pl.FP32], dst: pl.Out[pl.Tensor[[64], pl.FP32]]) -> pl.Tensor[[64], pl.FP32]:
+        t = pl.load(src, [0], [64])
+        dst = pl.store(t, [0], dst)
+        return dst
+
+    @pl.function(type=pl.FunctionType.InCore)
+    def leak(self, src: pl.Tensor[[64], pl.FP32], dst: pl.Tensor[[64], pl.FP32]) -> pl.Tensor[[64], pl.FP32]:
+        t = pl.load(src, [0], [64])
+        dst = pl.store(t, [0], dst)
+        return dst
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def main(self, a: pl.Tensor[[64], pl.FP32]) -> pl.Tensor[[64], pl.FP32]:
+        s = pl.create_tensor([64], dtype=pl.FP32)
+        s = self.fill(a, s)
+        s = self.fill(a, s)
+        return s
+'''
+
+
+def run(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "analysis.cli", *args], capture_output=True, text=True,
+                          cwd=str(cwd), timeout=240)
+
+
+@pytest.fixture
+def program(tmp_path: Path) -> Path:
+    path = tmp_path / "demo.py"
+    path.write_text(PROGRAM, encoding="utf-8")
+    return path
+
+
+def test_check_prints_calls_and_warnings_like_a_compiler(program: Path):
+    result = run("check", str(program))
+    assert result.returncode == 1  # an InParamWritten warning
+    lines = result.stdout.splitlines()
+    assert f"{program}:21:13: call fill: src(a)=Input, dst(s)=OutputExisting" in lines
+    assert f"{program}:22:13: call fill: src(a)=Input, dst(s)=InOut" in lines
+    warning = [ln for ln in lines if "InParamWritten" in ln]
+    assert len(warning) == 1 and warning[0].startswith(f"{program}:15:") and ": warning: " in warning[0]
+    assert "traceback" not in result.stderr.lower()
+
+
+def test_fail_on_never_and_error_relax_the_exit_status(program: Path):
+    assert run("check", "--fail-on", "never", str(program)).returncode == 0
+    assert run("check", "--exit-zero", str(program)).returncode == 0
+    assert run("check", "--fail-on", "error", str(program)).returncode == 0
+
+
+def test_json_output(program: Path):
+    result = run("check", "--format", "json", str(program))
+    (report,) = json.loads(result.stdout)
+    second = [c for c in report["calls"] if c["line"] == 22][0]
+    assert [(a["param"], a["direction"], a["rule"]) for a in second["args"]] == \
+        [("src", "Input", "C4"), ("dst", "InOut", "C7")]
+    codes = {d["code"] for d in report["diagnostics"]}
+    assert "InParamWritten" in codes
+
+
+def test_explain_prints_each_derivation(program: Path):
+    result = run("explain", f"{program}:22")
+    assert result.returncode == 0
+    assert "**fill** (InCore)" in result.stdout
+    assert "C7: s was written earlier in this scope" in result.stdout
+    assert "earlier writer" in result.stdout and "line 21" in result.stdout
+
+
+def test_explain_on_a_line_without_a_call(program: Path):
+    result = run("explain", f"{program}:1")
+    assert result.returncode == 1 and "no direction-bearing call" in result.stdout
+
+
+@pytest.mark.parametrize("args, message", [
+    (["check", "no/such/file.py"], "no such file or directory: no/such/file.py"),
+    (["explain", "no/such/file.py:3"], "no such file: no/such/file.py"),
+    (["explain", "just-a-file.py"], "expected FILE:LINE"),
+    (["registry", "."], "does not look like a PyPTO checkout"),
+])
+def test_usage_errors_are_one_clear_line(args, message):
+    result = run(*args)
+    assert result.returncode == 2
+    assert message in result.stderr and "Traceback" not in result.stderr
+
+
+def test_a_file_that_is_not_utf8(tmp_path: Path):
+    path = tmp_path / "latin1.py"
+    path.write_bytes(PROGRAM.replace("import pypto", "# caf\xe9, written in Latin-1\nimport pypto").encode("latin-1"))
+    result = run("check", "--format", "json", str(path))
+    (report,) = json.loads(result.stdout)
+    assert report["diagnostics"][0]["code"] == "InvalidUtf8"
+    assert any(c["callee"] == "fill" for c in report["calls"])  # the rest is still analysed
+
+
+def test_a_folder_of_a_thousand_files(tmp_path: Path):
+    for i in range(1000):
+        (tmp_path / f"m{i:04d}.py").write_text(f"x = {i}\n", encoding="utf-8")
+    (tmp_path / "demo.py").write_text(PROGRAM, encoding="utf-8")
+    result = run("check", "--fail-on", "never", str(tmp_path))
+    assert result.returncode == 0
+    assert "checked 1001 files" in result.stderr
+
+
+def test_a_ten_thousand_line_file_and_a_deep_expression(tmp_path: Path):
+    body = PROGRAM + "\n".join(f"X{i} = {i}" for i in range(10_000)) + "\n"
+    deep = "Y = " + "(" * 1000 + "1" + ")" * 1000 + "\n"
+    path = tmp_path / "big.py"
+    path.write_text(body + deep, encoding="utf-8")
+    result = run("check", "--format", "json", "--fail-on", "never", str(path))
+    assert result.returncode == 0, result.stderr
+    (report,) = json.loads(result.stdout)
+    assert len(report["calls"]) == 2
+
+
+def test_a_deeply_nested_call_argument(tmp_path: Path):
+    deep = "(" * 1000 + "a" + ")" * 1000
+    path = tmp_path / "deep.py"
+    path.write_text(PROGRAM.replace("s = self.fill(a, s)\n        return s", f"s = self.fill({deep}, s)\n        return s"),
+                    encoding="utf-8")
+    result = run("check", "--format", "json", "--fail-on", "never", str(path))
+    assert result.returncode == 0 and "Traceback" not in result.stderr
+    json.loads(result.stdout)
