@@ -27,7 +27,7 @@ def install(server) -> None:
             value = call_markdown(site, markdown_link(uri))
             return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=value),
                                range=lsp_range(text, site.range, encoding))
-        op = analysis.op_at(line, col) if hasattr(analysis, "op_at") else None
+        op = analysis.op_at(line, col)
         if op is not None:
             return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=op.markdown),
                                range=lsp_range(text, op.range, encoding))

@@ -44,6 +44,19 @@ class ProgramResult:
     calls: list[CallResult]
     in_param_written: list[InParamWrite]
     problems: list[Problem] = field(default_factory=list)
+    operators: list["OperatorUse"] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class OperatorUse:
+    """An operator call as the registry sees it (for the hover of an operator)."""
+
+    owner: str
+    span: Span  # the operator's name in the call
+    dsl: str
+    op_name: Optional[str]
+    info: Optional[object]  # OpInfo
+    effects: tuple  # (argument label, op index, Effect) for each argument passed
 
 
 class ProgramState:
@@ -138,7 +151,30 @@ def analyse_program(name: str, functions: list[ir.Function], registry: Registry,
 
     problems = _problems(state, analysed, results)
     problems.extend(_stale_uses(state))
-    return ProgramResult(name, state.fns, results, writes, problems)
+    return ProgramResult(name, state.fns, results, writes, problems, _operator_uses(state))
+
+
+def _operator_uses(state: ProgramState) -> list[OperatorUse]:
+    out, seen = [], set()
+    for fn in state.fns.values():
+        if fn.origin == "external":
+            continue
+        for stmt in op_calls(fn.body):
+            call = stmt.value
+            key = (call.owner or fn.owner, call.name_span)
+            if key in seen or call.dsl == "@setitem":
+                continue
+            seen.add(key)
+            view = resolve_op(call, fn.types, state.registry)
+            info = view.resolved.op
+            effects = []
+            for position, (arg, index) in enumerate(view.arguments()):
+                names = info.arg_names if info is not None else ()
+                label = names[index] if index is not None and index < len(names) else f"#{position}"
+                effects.append((label, index, view.effect_at(index)))
+            out.append(OperatorUse(call.owner or fn.owner, call.name_span, call.dsl, view.op_name, info,
+                                   tuple(effects)))
+    return out
 
 
 def _stale_uses(state: ProgramState) -> list[Problem]:

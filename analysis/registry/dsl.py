@@ -38,6 +38,7 @@ KIND_LETTERS = "TLSCIFNQO"
 
 USER_KINDS: dict[str, str] = {
     "tensor": "T",
+    "dtensor": "T",  # a DistributedTensor is a Tensor to every wrapper test
     "tile": "L",
     "scalar": "SCIF",
     "none": "N",

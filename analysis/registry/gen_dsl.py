@@ -2004,7 +2004,10 @@ def generate(checkout: Path, commit: Optional[str] = None) -> dict[str, Any]:
         head: dict[str, Any] = {"paths": canonical_order(paths, func, ns)}
         if ir_paths:
             head["ir_paths"] = sorted(ir_paths)
-        functions[qual] = {**head, **analyse(func, tree)}
+        entry = analyse(func, tree)
+        if not paths and not entry["ops"]:
+            continue  # an IR-module helper, not an op the parser could build
+        functions[qual] = {**head, **entry}
     return {"format": 1, "pypto": {"commit": commit}, "kinds": KIND_LETTERS, "functions": functions}
 
 
@@ -2030,7 +2033,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     ns.output.write_text(dump(data), encoding="utf-8")
     fns = data["functions"]
     n_paths = sum(len(f["paths"]) for f in fns.values())
-    print(f"{len(fns)} functions, {n_paths} DSL paths -> {ns.output}", file=sys.stderr)
+    n_ir = sum(len(f.get("ir_paths", ())) for f in fns.values())
+    print(f"{len(fns)} functions, {n_paths} DSL paths (+{n_ir} IR-builder paths) -> {ns.output}",
+          file=sys.stderr)
     return 0
 
 

@@ -26,7 +26,9 @@ from ..syntax import nodes as s
 from ..syntax.parser import SyntaxProblem
 from ..syntax.recovery import parse_recovering
 from ..syntax.nodes import Span
-from .results import (ArgHint, CallSite, Diagnostic, DocumentAnalysis, Explanation, Location, Range,
+from ..registry.bundled import bundled_locations, bundled_source
+from .explain import operator_markdown
+from .results import (ArgHint, CallSite, Diagnostic, DocumentAnalysis, Explanation, Location, OperatorSite, Range,
                       SignatureChange, Step)
 from .text import code_end
 
@@ -143,10 +145,11 @@ class DocumentAnalyzer:
 
             def place(program=program, functions=functions, result=result):
                 return _place(program, functions, units, lines, result, alias)
-            calls, signatures, found = self.caches.placed.get_or(key, place)
+            calls, signatures, found, operators = self.caches.placed.get_or(key, place)
             analysis.calls.extend(calls)
             analysis.signatures.extend(signatures)
             analysis.diagnostics.extend(found)
+            analysis.operators.extend(operators)
             if program.kind == "module":
                 self.module_functions = {name: result.fns[name] for name in functions if name in result.fns}
                 self.module_offsets = {name: units[src.unit].start for name, (src, _) in functions.items()}
@@ -371,7 +374,26 @@ def _place(program: ProgramDecl, functions, units, lines: list[str], result: Pro
             continue
         diagnostics.append(Diagnostic(problem.code, problem.severity, problem.message, r,
                                       tuple(places.step(e) for e in problem.related)))
-    return calls, signatures, diagnostics
+    operators = []
+    for use in result.operators:
+        r = places.range(use.owner, use.span)
+        if r is not None:
+            markdown = operator_markdown(use.dsl, use.op_name, use.info, use.effects, _declared(use))
+            operators.append(OperatorSite(r, use.op_name, markdown))
+    return calls, signatures, diagnostics, operators
+
+
+def _declared(use) -> str:
+    """Where the operator's effects were declared: the workspace's sources, or PyPTO's (bundled)."""
+    info = use.info
+    if info is None:
+        return "nowhere"
+    if info.location is not None:
+        return f"at {info.location.path}:{info.location.line + 1} (this workspace's registry)"
+    where = bundled_locations().get(use.op_name)
+    commit = str(bundled_source().get("commit", ""))[:8]
+    place = f"at {where.path}:{where.line + 1} in PyPTO" if where else "in PyPTO"
+    return f"{place} (the bundled table{', commit ' + commit if commit else ''})"
 
 
 def _site(places: _Places, owner: str, group: list[CallResult], depth, result: ProgramResult,

@@ -51,3 +51,35 @@ def call_markdown(site: CallSite, link: LinkMaker = _plain, only: Optional[int] 
         lines.append("")
         lines.append(f"_{note}_")
     return "\n".join(lines)
+
+
+def operator_markdown(dsl: str, op_name: Optional[str], info, effects, declared: str) -> str:
+    """What the registry declares about an operator, and the effect on each argument of this call."""
+    if op_name is None:
+        return f"**{dsl}**: not an operator this version of PyPTO registers (read as reading its arguments)"
+    lines = [f"**{op_name}**" + (f" (from `{dsl}`)" if dsl != op_name else "")]
+    if info is None:
+        lines.append("")
+        lines.append("Not in the registry: read as reading its arguments.")
+        return "\n".join(lines)
+    if not info.classified:
+        lines += ["", "Declares no argument effects: every analysis reads it as writing nothing "
+                      "(missing declarations are invisible)."]
+    for label, index, effect in effects:
+        rule = info.kwarg_effects.get(index) if index is not None else None
+        note = f" — {rule.text}" if rule is not None and rule.text else ""
+        where = f"argument {index}" if index is not None else "not an op argument"
+        lines.append(f"- `{label}` ({where}): **{effect.value}**{note}")
+    extra = []
+    if info.no_arg_writes:
+        extra.append("declares that it writes no argument")
+    if info.write_channel:
+        extra.append(f"write channel {info.write_channel}")
+    if info.output_reuses_input is not None:
+        extra.append(f"its result reuses argument {info.output_reuses_input}")
+    if info.is_view:
+        extra.append("a zero-copy view of its input")
+    if extra:
+        lines += ["", "; ".join(extra).capitalize() + "."]
+    lines += ["", f"Declared {declared}."]
+    return "\n".join(lines)

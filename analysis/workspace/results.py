@@ -104,6 +104,15 @@ class Diagnostic:
     data: dict = field(default_factory=dict, compare=False, hash=False)
 
 
+@dataclass(frozen=True)
+class OperatorSite:
+    """An operator call in a pl program and what the registry says about it (markdown)."""
+
+    range: Range
+    op: Optional[str]
+    markdown: str
+
+
 @dataclass
 class DocumentAnalysis:
     uri: Optional[str]
@@ -111,7 +120,7 @@ class DocumentAnalysis:
     calls: list[CallSite]
     signatures: list[SignatureChange]
     diagnostics: list[Diagnostic]
-    op_calls: list = field(default_factory=list)  # (Range, op name, OpInfo) for operator hovers
+    operators: list = field(default_factory=list)  # OperatorSite, for operator hovers
 
     def call_at(self, line: int, col: int) -> Optional[CallSite]:
         """The innermost call whose range holds the position."""
@@ -122,6 +131,13 @@ class DocumentAnalysis:
                 if best is None or (r.line, r.col) >= (best.range.line, best.range.col):
                     best = site
         return best
+
+    def op_at(self, line: int, col: int) -> Optional[OperatorSite]:
+        for site in self.operators:
+            r = site.range
+            if (r.line, r.col) <= (line, col) <= (r.end_line, r.end_col):
+                return site
+        return None
 
     def calls_on_line(self, line: int) -> list[CallSite]:
         return [c for c in self.calls if c.range.line <= line <= c.range.end_line]
