@@ -1,0 +1,83 @@
+"""The workspace's registry wins (issue: operator registrations): an edited effect changes the hints at once."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from analysis.registry.dsl import load_dsl_map
+from analysis.registry.workspace_registry import WorkspaceRegistry, find_checkouts
+from analysis.workspace.workspace import Workspace, path_to_uri
+
+OPS = '''// our own registrations, as PyPTO writes them
+REGISTER_OP("tile.load")
+    .add_argument("tensor", "source")
+    .add_argument("offsets", "where")
+    .add_argument("shapes", "how much");
+
+REGISTER_OP("tile.store")
+    .add_argument("tile", "source")
+    .add_argument("offsets", "where")
+    .add_argument("output_tensor", "destination")
+    .set_arg_effect(2, ArgEffect::Write)   // the store writes its destination
+    .set_output_reuses_input(2);
+'''
+
+PROGRAM = '''import pypto.language as pl
+
+
+@pl.program
+class UsesStore:
+    @pl.function(type=pl.FunctionType.InCore)
+    def put(self, src: pl.Tensor[[64], pl.FP32], dst: pl.Tensor[[64], pl.FP32]) -> pl.Tensor[[64], pl.FP32]:
+        t = pl.load(src, [0], [64])
+        dst = pl.store(t, [0], dst)
+        return dst
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def main(self, a: pl.Tensor[[64], pl.FP32], b: pl.Tensor[[64], pl.FP32]) -> pl.Tensor[[64], pl.FP32]:
+        b = self.put(a, b)
+        return b
+'''
+
+
+def directions(workspace: Workspace, uri: str) -> list[str]:
+    (site,) = [c for c in workspace.analysis(uri).calls if c.callee == "put"]
+    return [h.direction.value for h in site.hints]
+
+
+def test_an_edited_effect_changes_the_hints_at_once(tmp_path: Path):
+    ops = tmp_path / "pypto" / "src" / "ir" / "op" / "tile_ops" / "memory.cpp"
+    ops.parent.mkdir(parents=True)
+    ops.write_text(OPS, encoding="utf-8")
+    program = tmp_path / "model.py"
+    program.write_text(PROGRAM, encoding="utf-8")
+
+    (checkout,) = find_checkouts([tmp_path])
+    registry = WorkspaceRegistry(checkout, load_dsl_map())
+    workspace = Workspace([tmp_path])
+    workspace.set_registry(registry.registry())
+    uri = path_to_uri(program)
+    # U4: put writes dst through tile.store, so its In parameter is upgraded to Out
+    assert directions(workspace, uri) == ["Input", "OutputExisting"]
+    assert any(d.code == "InParamWritten" for d in workspace.analysis(uri).diagnostics)
+
+    # an unsaved edit of the .cpp file: the store now declares no write at all
+    edited = OPS.replace("    .set_arg_effect(2, ArgEffect::Write)   // the store writes its destination\n", "")
+    assert registry.update(ops, edited)
+    workspace.set_registry(registry.registry())
+    assert directions(workspace, uri) == ["Input", "Input"]
+    assert not any(d.code == "InParamWritten" for d in workspace.analysis(uri).diagnostics)
+
+    # the operator's hover says where the effect is declared now
+    analysis = workspace.analysis(uri)
+    (store,) = [o for o in analysis.operators if o.op == "tile.store"]
+    assert "src/ir/op/tile_ops/memory.cpp" in store.markdown and "this workspace" in store.markdown
+
+
+def test_typing_elsewhere_in_the_file_changes_nothing(tmp_path: Path):
+    ops = tmp_path / "src" / "ir" / "op" / "ops.cpp"
+    ops.parent.mkdir(parents=True)
+    ops.write_text(OPS, encoding="utf-8")
+    registry = WorkspaceRegistry(tmp_path, load_dsl_map())
+    before = registry.fingerprint
+    assert not registry.update(ops, "// a comment being typed\n" + OPS)
+    assert registry.fingerprint == before
