@@ -35,7 +35,7 @@ def create_server() -> LensServer:
     async def initialized(ls: LensServer, params: types.InitializedParams) -> None:
         # requests may be answered with the defaults while the client's answer is on its way
         if await _pull_settings(ls):
-            _refresh(ls)
+            ls.refresh_views()
         await ls.registry_sources.load()
 
     @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
