@@ -12,8 +12,9 @@ the bundled file; it never needs PyPTO.
     >>> fn.op_kwargs({})
     {'atomic': 'AtomicType.None_'}
 
-Operand kinds accepted by `op_for`: 'tensor', 'tile', 'scalar', 'none',
-'list', 'other' and 'unknown'. Internally a kind is a set of letters (see
+Operand kinds accepted by `op_for`: 'tensor' (or 'dtensor'), 'tile',
+'scalar', 'none', 'list', 'other' and 'unknown'; any other string counts as
+'unknown'. Internally a kind is a set of letters (see
 `KIND_LETTERS`) because the PyPTO wrappers test finer classes than the
 analysis can tell apart (a parser literal and a `pl.Scalar` are both
 'scalar', but `isinstance(x, Scalar)` only holds for the second).
