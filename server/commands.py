@@ -34,14 +34,23 @@ def install(server) -> None:
 
 
 def _arguments(args) -> tuple:
-    """Accepts (uri, line, character), (uri, {line, character}) or ({uri, position})."""
-    flat = list(args[0]) if len(args) == 1 and isinstance(args[0], (list, tuple)) else list(args)
-    if len(flat) == 1 and isinstance(flat[0], dict):
-        d = flat[0]
-        pos = d.get("position", {})
-        return d.get("uri"), int(pos.get("line", 0)), int(pos.get("character", 0))
-    if len(flat) >= 2 and isinstance(flat[1], dict):
-        return flat[0], int(flat[1].get("line", 0)), int(flat[1].get("character", 0))
-    if len(flat) >= 3:
-        return flat[0], int(flat[1]), int(flat[2])
-    return None, 0, 0
+    """Accepts (uri, line, character), (uri, {line, character}) or ({uri, position}).
+
+    Anything else (missing parts, a non-integer line, a uri that is not a string) gives
+    (None, 0, 0): the command answers with how to call it instead of failing.
+    """
+    try:
+        flat = list(args[0]) if len(args) == 1 and isinstance(args[0], (list, tuple)) else list(args)
+        if len(flat) == 1 and isinstance(flat[0], dict):
+            d = flat[0]
+            pos = d.get("position", {})
+            uri, line, character = d.get("uri"), int(pos.get("line", 0)), int(pos.get("character", 0))
+        elif len(flat) >= 2 and isinstance(flat[1], dict):
+            uri, line, character = flat[0], int(flat[1].get("line", 0)), int(flat[1].get("character", 0))
+        elif len(flat) >= 3:
+            uri, line, character = flat[0], int(flat[1]), int(flat[2])
+        else:
+            return None, 0, 0
+    except (AttributeError, TypeError, ValueError):
+        return None, 0, 0
+    return (uri, line, character) if isinstance(uri, str) else (None, 0, 0)
