@@ -6,9 +6,10 @@
 //   4. "Explain Directions at Cursor" opening the derivation as a markdown preview,
 //   5. a pyptoLens setting changed in settings.json reaching the running server,
 //   6. the quick fix declaring the parameter pl.Out[...] (and the warning going away),
-//   7. one clear notification when the interpreter setting names no Python, or one too old.
+//   7. Restart Server and Show Output,
+//   8. one clear notification when the interpreter setting names no Python, or one too old.
 // Environment: E2E_URL (code-server with the workspace open), E2E_WORKSPACE (its folder),
-// E2E_ARTIFACTS (screenshots),
+// E2E_LOGS (code-server's log folder), E2E_ARTIFACTS (screenshots),
 // E2E_CHROMIUM (the browser).
 const { chromium } = require('playwright-core');
 const fs = require('fs');
@@ -16,23 +17,24 @@ const path = require('path');
 
 const URL = process.env.E2E_URL;
 const WORKSPACE = process.env.E2E_WORKSPACE;
+const LOGS = process.env.E2E_LOGS;
 const ARTIFACTS = process.env.E2E_ARTIFACTS || 'test-artifacts';
 const CHROMIUM = process.env.E2E_CHROMIUM || '/usr/bin/chromium';
 const FILE = 'scale.py';
 
 // What the server derives for scale.py (1-based line numbers).
 const EXPECTED_HINTS = {
-    29: ['src (a): Input', 'dst (squares): OutputExisting'],
-    32: ['acc (total): InOut', 'x (squares): Input'],
+    30: ['src (a): Input', 'dst (squares): OutputExisting'],
+    33: ['acc (total): InOut', 'x (squares): Input'],
 };
-const HOVER_LINE = 29;
+const HOVER_LINE = 30;
 const HOVER_WORD = 'scale';
 const HOVER_MUST = ['scale (InCore)', 'src (a): Input — C4: scale reads src (In)', 'dst (squares): OutputExisting — C9'];
-const WARNING = { line: 13, column: 9, code: 'InParamWritten' };
+const WARNING = { line: 13, column: 15, code: 'InParamWritten' };
 const DECLARATION_LINE = 10;
 const FIXED_DECLARATION = 'dst: pl.Out[pl.Tensor[[16, 64], pl.FP32]],';
 
-const CHECKS = 13;
+const CHECKS = 15;
 const results = [];
 function check(name, ok, detail) {
     results.push({ name, ok });
@@ -124,6 +126,25 @@ async function openFile(page, name) {
         }
         await page.keyboard.press('Escape');
     }
+}
+
+/** The text of the PyPTO Lens output channel, from its log file under E2E_LOGS. */
+function channelLog() {
+    const found = [];
+    const walk = (dir) => {
+        for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+            const full = path.join(dir, entry.name);
+            if (entry.isDirectory()) {
+                walk(full);
+            } else if (entry.name.endsWith('PyPTO Lens.log')) {
+                found.push(full);
+            }
+        }
+    };
+    if (LOGS && fs.existsSync(LOGS)) {
+        walk(LOGS);
+    }
+    return found.map((f) => fs.readFileSync(f, 'utf8')).join('\n');
 }
 
 async function goTo(page, line, column) {
@@ -341,13 +362,45 @@ function countOf(status, kind) {
             const lines = await readLines(page);
             const text = lines && lines[DECLARATION_LINE] ? lines[DECLARATION_LINE].text.trim() : '';
             const s = await problemsStatus(page);
-            return { ok: text === FIXED_DECLARATION && countOf(s, 'Warnings') === 0, detail: `${text} / ${s}` };
+            return { ok: text === FIXED_DECLARATION && countOf(s, 'Warnings') === 0 && countOf(s, 'Errors') === 0,
+                detail: `${text} / ${s}` };
         }, 30000);
         await page.waitForTimeout(500);
         await shot(page, 'quickfix');
-        check('quick fix applies pl.Out[...] and the warning goes', fixed.ok, fixed.detail);
+        check('quick fix applies pl.Out[...]; no warning or error left', fixed.ok, fixed.detail);
 
-        // 7. a Python that cannot run the server: one notification that says what to do
+        // 7. Restart Server, then Show Output: the channel tells of the restart and the new server
+        await runCommand(page, 'PyPTO Lens: Restart Server');
+        await page.waitForTimeout(1000);
+        await runCommand(page, 'PyPTO Lens: Show Output');
+        const output = await waitFor(page, 'output channel', async () => {
+            const state = await page.evaluate(() => {
+                const panel = document.querySelector('.part.panel');
+                const channel = panel ? [...panel.querySelectorAll('select, .monaco-select-box')]
+                    .map((e) => e.value || e.getAttribute('title') || e.textContent).join(' ') : '';
+                const text = panel ? [...panel.querySelectorAll('.view-lines .view-line')].map((e) => e.textContent).join('\n') : '';
+                return { channel, text: text.replace(/\u00a0/g, ' ') };
+            });
+            // what the channel holds, from the file VS Code keeps it in (the panel shows only its end)
+            const log = channelLog();
+            const restart = log.indexOf('(re)starting the server: the Restart Server command');
+            const started = restart >= 0 ? log.indexOf('server started: pypto-lens', restart) : -1;
+            return {
+                ok: state.channel.includes('PyPTO Lens') && /\[(info|debug|trace)\]/.test(state.text) && started > restart,
+                detail: `channel: ${state.channel}; restart logged: ${restart >= 0}; new server: ${started > restart}`,
+            };
+        }, 30000);
+        await shot(page, 'output');
+        check('Restart Server and Show Output', output.ok, output.detail);
+        await page.keyboard.press('Control+J'); // hide the panel again
+        const hintsAgain = await waitFor(page, 'hints after the restart', async () => {
+            const lines = await readLines(page);
+            const seen = lines && lines[33] ? lines[33].hints : null;
+            return { ok: JSON.stringify(seen) === JSON.stringify(EXPECTED_HINTS[33]), detail: JSON.stringify(seen) };
+        }, 30000);
+        check('hints after the restart', hintsAgain.ok, hintsAgain.detail);
+
+        // 8. a Python that cannot run the server: one notification that says what to do
         fs.writeFileSync(settingsFile, JSON.stringify({ ...settings, 'pyptoLens.interpreter': ['/nonexistent/python3'] }, null, 2));
         const notice = await waitFor(page, 'interpreter notification', async () => {
             const toasts = await page.evaluate(() => [...document.querySelectorAll('.notifications-toasts .notification-list-item')]

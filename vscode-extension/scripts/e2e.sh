@@ -70,7 +70,7 @@ done
 curl -sf "http://127.0.0.1:$port/healthz" >/dev/null || { echo "e2e: code-server did not answer" >&2; exit 1; }
 
 status=0
-E2E_URL="http://127.0.0.1:$port/?folder=$tmp/workspace" E2E_WORKSPACE="$tmp/workspace" E2E_ARTIFACTS="$artifacts" E2E_CHROMIUM=/usr/bin/chromium \
+E2E_URL="http://127.0.0.1:$port/?folder=$tmp/workspace" E2E_WORKSPACE="$tmp/workspace" E2E_LOGS="$tmp/profile/data/logs" E2E_ARTIFACTS="$artifacts" E2E_CHROMIUM=/usr/bin/chromium \
   timeout 300 node "$here/e2e/run.js" || status=$?
 
 # the extension's output channel and the extension host log, for the record

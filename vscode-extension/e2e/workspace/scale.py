@@ -8,9 +8,10 @@ class Scale:
         self,
         src: pl.Tensor[[16, 64], pl.FP32],
         dst: pl.Tensor[[16, 64], pl.FP32],
-    ):
+    ) -> pl.Tensor[[16, 64], pl.FP32]:
         t = pl.load(src, [0, 0], [16, 64])
-        pl.store(pl.mul(t, t), [0, 0], dst)
+        dst = pl.store(pl.mul(t, t), [0, 0], dst)
+        return dst
 
     @pl.function(type=pl.FunctionType.InCore)
     def accumulate(
@@ -26,7 +27,7 @@ class Scale:
     @pl.function(type=pl.FunctionType.Orchestration)
     def main(self, a: pl.Tensor[[16, 64], pl.FP32]) -> pl.Tensor[[16, 64], pl.FP32]:
         squares = pl.create_tensor([16, 64], dtype=pl.FP32)
-        self.scale(a, squares)
+        squares = self.scale(a, squares)
         total = pl.create_tensor([16, 64], dtype=pl.FP32)
         for i in pl.range(4):
             total = self.accumulate(total, squares)
