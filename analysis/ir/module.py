@@ -129,6 +129,7 @@ def _closures(ctx: ModuleContext, st: s.Stmt, index: int, programs: list[Program
     for body in bodies:
         local = dict(constants)
         jit = ProgramDecl(f"<{owner or 'block'}>", "closure", index, st.span, parent="<module>")
+        classes = []
         for inner in body:
             _record_constant(inner, local)
             if isinstance(inner, s.ClassDef) and is_program_class(ctx, inner):
@@ -139,7 +140,7 @@ def _closures(ctx: ModuleContext, st: s.Stmt, index: int, programs: list[Program
                         if decorated:
                             program.functions.append(FunctionSource(member.name, index, member, decorated[0],
                                                                     decorated[1], decorated[2], True, dict(local)))
-                programs.append(program)
+                classes.append(program)
                 continue
             if isinstance(inner, s.FunctionDef):
                 decorated = decorator_kind(ctx, inner.decorators)
@@ -149,4 +150,7 @@ def _closures(ctx: ModuleContext, st: s.Stmt, index: int, programs: list[Program
                     continue
             _closures(ctx, inner, index, programs, local, inner.name if isinstance(inner, s.FunctionDef) else owner)
         if jit.functions:
-            programs.append(jit)
+            programs.append(jit)  # before the classes beside it: they may call its functions by name
+        for program in classes:
+            program.parent = jit.name if jit.functions else None
+            programs.append(program)

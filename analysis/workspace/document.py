@@ -124,6 +124,7 @@ class DocumentAnalyzer:
         self.module_functions, self.module_offsets = {}, {}
         for name, value in self.imported_constants(ctx).items():
             ctx.constants.setdefault(name, value)
+        self.closures: dict = {}  # (closure program, unit) -> its functions and their offset
         fingerprint = _context_key(ctx)
         contributions = [_contribution(p, ctx, fingerprint, u.kind) for p, u in zip(parsed, units)]
         programs = find_programs(ctx, statements, [u.kind for u in units], [u.parent for u in units],
@@ -153,6 +154,9 @@ class DocumentAnalyzer:
             if program.kind == "module":
                 self.module_functions = {name: result.fns[name] for name in functions if name in result.fns}
                 self.module_offsets = {name: units[src.unit].start for name, (src, _) in functions.items()}
+            elif program.kind == "closure":
+                self.closures[(program.name, program.unit)] = (
+                    {name: result.fns[name] for name in functions if name in result.fns}, units[program.unit].start)
         analysis.calls.sort(key=lambda c: (c.range.line, c.range.col))
         analysis.diagnostics = _dedupe_operator_notes(analysis.diagnostics)
         return analysis
@@ -173,15 +177,24 @@ class DocumentAnalyzer:
             out[source.name] = (source, self.caches.lowered.get_or(key, run))
         return out
 
-    def _module_function(self, ref: ir.CalleeRef) -> Optional[Fn]:
-        """A module-level pl function called by plain name from a class or a closure of this file."""
-        if ref.how != "name" or ref.name not in self.module_functions:
+    def _module_function(self, ref: ir.CalleeRef, program: ProgramDecl) -> Optional[Fn]:
+        """A pl function of this file called by plain name from another program: one defined beside
+        the program in the same enclosing function, or at module level."""
+        if ref.how != "name":
             return None
-        fn = self.module_functions[ref.name]
-        key = (id(fn), self.module_offsets.get(ref.name, 0))
+        sibling = self.closures.get((program.parent, program.unit)) if program.parent else None
+        if sibling is not None and ref.name in sibling[0]:
+            return self._copy(sibling[0][ref.name], f"{ref.name}@{program.parent}", sibling[1])
+        if ref.name in self.module_functions:
+            return self._copy(self.module_functions[ref.name], f"{ref.name}@module",
+                              self.module_offsets.get(ref.name, 0))
+        return None
+
+    def _copy(self, fn: Fn, owner: str, offset: int) -> Fn:
+        key = (id(fn), owner, offset)
         copy = self.caches.module_copies.get(key)
         if copy is None or copy[0] is not fn:
-            copy = (fn, external_copy(fn, f"{ref.name}@module", (None, key[1])))
+            copy = (fn, external_copy(fn, owner, (None, offset)))
             self.caches.module_copies[key] = copy
         return copy[1]
 
@@ -191,7 +204,7 @@ class DocumentAnalyzer:
 
         def external(ref: ir.CalleeRef) -> Optional[Fn]:
             if ref not in externals:
-                externals[ref] = self._module_function(ref) if program.kind != "module" else None
+                externals[ref] = self._module_function(ref, program) if program.kind != "module" else None
                 if externals[ref] is None:
                     externals[ref] = self.external(ref, ctx)
             return externals[ref]
