@@ -29,6 +29,7 @@ class Diagnostics:
     def __init__(self, server):
         self.server = server
         self.pending: dict[str, asyncio.Task] = {}
+        self.published: dict[str, tuple] = {}  # uri -> (version, items) last pushed
 
     async def compute(self, uri: str) -> tuple[Optional[int], list[types.Diagnostic]]:
         ls = self.server
@@ -56,6 +57,15 @@ class Diagnostics:
             task.cancel()
         self.pending[uri] = asyncio.ensure_future(self._publish_later(uri))
 
+    def schedule_others(self, uri: str) -> None:
+        """After a change to `uri`: the other open documents may import it (their analyses use its
+        signatures), so look at them again; only those whose diagnostics changed are pushed."""
+        if self.server.pull_diagnostics:
+            return  # pulling clients ask again themselves (interFileDependencies)
+        for other in list(self.server.texts):
+            if other != uri and self.server.is_python(other):
+                self.schedule(other)
+
     async def _publish_later(self, uri: str) -> None:
         try:
             await asyncio.sleep(DEBOUNCE_SECONDS)
@@ -63,6 +73,9 @@ class Diagnostics:
             text = self.server.texts.get(uri)
             if text is None or text.version != version:
                 return  # closed, or a newer version is on its way
+            if self.published.get(uri) == (version, items):
+                return  # nothing new (another document changed, and not in a way that matters here)
+            self.published[uri] = (version, items)
             self.server.text_document_publish_diagnostics(
                 types.PublishDiagnosticsParams(uri=uri, version=version, diagnostics=items))
         except asyncio.CancelledError:
@@ -77,8 +90,10 @@ class Diagnostics:
         task = self.pending.pop(uri, None)
         if task is not None:
             task.cancel()
+        self.published.pop(uri, None)
         if not self.server.pull_diagnostics:
             self.server.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+            self.schedule_others(uri)  # importers now read the file on disk
 
     def refresh_all(self) -> None:
         if self.server.pull_diagnostics:

@@ -49,10 +49,14 @@ def create_server() -> LensServer:
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     def opened(ls: LensServer, params: types.DidOpenTextDocumentParams) -> None:
         ls.diagnostics.schedule(params.text_document.uri)
+        if ls.is_python(params.text_document.uri):
+            ls.diagnostics.schedule_others(params.text_document.uri)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
     def changed(ls: LensServer, params: types.DidChangeTextDocumentParams) -> None:
         ls.diagnostics.schedule(params.text_document.uri)
+        if ls.is_python(params.text_document.uri):
+            ls.diagnostics.schedule_others(params.text_document.uri)
 
     @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
     def saved(ls: LensServer, params: types.DidSaveTextDocumentParams) -> None:
