@@ -81,7 +81,10 @@ class Lens {
 
     /** Stops the running server, then starts one with the current interpreter and settings. */
     restart(reason: string, byUser: boolean): Promise<void> {
-        this.restarting = this.restarting.then(() => this.doRestart(reason, byUser));
+        // one at a time, in order; a failed one does not stop the next
+        this.restarting = this.restarting
+            .then(() => this.doRestart(reason, byUser))
+            .catch((error: unknown) => this.log.error('restarting the server failed', error));
         return this.restarting;
     }
 
@@ -102,10 +105,8 @@ class Lens {
             this.client = await startClient(this.context.extensionPath, interpreter.command, settings, log);
             this.clientListeners = keepTrace(this.client, log);
         } catch (error) {
+            // vscode-languageclient has already shown its notification, with a button to this output
             log.error('the server did not start', error);
-            void vscode.window.showErrorMessage(
-                `PyPTO Lens: the server did not start (${describe(error)}).`, 'Show Output')
-                .then((choice) => choice && log.show());
         }
     }
 

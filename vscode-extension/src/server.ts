@@ -67,7 +67,12 @@ export async function startClient(extensionPath: string, python: string[], setti
         clientOptions(log));
     log.info(`starting the server: ${python.join(' ')} -I ${serverScript(extensionPath)} `
         + `(import strategy ${settings.importStrategy})`);
-    await client.start();
+    try {
+        await client.start();
+    } catch (error) {
+        await client.dispose(2000).catch(() => undefined);
+        throw error;
+    }
     await client.setTrace(lspTrace(settings.logLevel));
     const info = client.initializeResult?.serverInfo;
     log.info(`server started: ${info?.name ?? 'pypto-lens'} ${info?.version ?? ''}`.trim());
