@@ -233,7 +233,7 @@ def _problems(state: ProgramState, analysed: list[Fn], results: list[CallResult]
             if key in seen or call.dsl == "@setitem":
                 continue
             if view.op_name is None:
-                if _is_operator_name(call.dsl):
+                if _is_operator_name(call.dsl) and call.dsl not in state.registry.dsl:
                     seen.add(key)
                     out.append(Problem("UnknownOperator", "information",
                                        f"{call.dsl} is not an operator PyPTO registers: PyPTO Lens treats it as "
@@ -254,6 +254,7 @@ _NOT_OPERATORS = {"range", "parallel", "pipeline", "unroll", "while_", "yield_",
 
 
 def _is_operator_name(dsl: str) -> bool:
-    last = dsl.rsplit(".", 1)[-1]
-    head = dsl.split(".", 1)[0]
-    return head in ("pl", "pld") and last not in _NOT_OPERATORS and last[:1].islower()
+    """A DSL-looking name (`pl.foo`, `pl.tile.foo`), not a constant's method (`pl.FP32.get_byte`)."""
+    parts = dsl.split(".")
+    return parts[0] in ("pl", "pld") and parts[-1] not in _NOT_OPERATORS \
+        and all(part[:1].islower() for part in parts[1:])
