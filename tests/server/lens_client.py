@@ -296,3 +296,11 @@ def apply_edit(text: str, start: types.Position, end: types.Position, new_text: 
     b = offset_of(text, end.line, end.character, encoding)
     a, b = min(a, b), max(a, b)
     return text[:a] + new_text + text[b:]
+
+
+def lsp_position(text: str, offset: int, encoding: str) -> types.Position:
+    """The LSP position of a code-point offset, by the LSP line rules."""
+    for n, (start, end) in enumerate(line_spans(text)):
+        if start <= offset <= end:
+            return types.Position(line=n, character=units(text[start:offset], encoding))
+    raise ValueError(offset)
