@@ -454,8 +454,8 @@ class _ToTree(Transformer):
         return n.Call(func, args, keywords, _span(func, rpar))
 
     def getitem(self, items):
-        value, index = items
-        return n.Subscript(value, index, value.span.to(index.span) if index.span is not _NOSPAN else value.span)
+        value, _, index, rsqb = items
+        return n.Subscript(value, index, _span(value, rsqb))
 
     def getattr(self, items):
         value, _, name = items

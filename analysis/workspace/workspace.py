@@ -275,8 +275,11 @@ def _exports(uri: str, functions: dict[str, Fn], offsets: dict[str, int], consta
     parts = []
     for name, fn in sorted(functions.items()):
         external[name] = external_copy(fn, f"{name}@{uri}", (uri, offsets.get(name, 0)))
+        # declared directions too (callers' InParamWritten reads them, IW7), and where the function
+        # sits (callers' hints link to its parameters)
         parts.append(repr((name, fn.kind.value, [d.value for d in fn.dirs], [p.type for p in fn.params],
-                           [p.name for p in fn.params], fn.hidden_outputs, fn.returns,
+                           [p.name for p in fn.params], [p.decl.value for p in fn.params], [p.span for p in fn.params],
+                           offsets.get(name, 0), fn.hidden_outputs, fn.returns,
                            id(fn.source) if fn.kind is ir.Kind.INLINE else 0)))
     parts.append(repr(sorted(constants.items(), key=lambda kv: kv[0])))
     parts.append(repr(sorted(imported.items())))

@@ -61,8 +61,6 @@ async def test_applying_the_fixes_clears_the_warnings(client):
     assert text == LEAKY.replace(LEAK_ANNOTATION, f"dst: pl.Out[{T}]").replace(RW_ANNOTATION, f"𝔞cc: pl.InOut[{T}]")
 
 
-@pytest.mark.xfail(strict=True, reason="analysis bug: a Subscript's span ends before its closing `]`, so the "
-                   "edit replaces `pl.Tensor[[64], pl.FP32` and leaves the last `]` in place")
 async def test_the_edit_replaces_exactly_the_annotation(client):
     uri = client.open_new(LEAKY)
     leak, _ = await in_param_written(client, uri)

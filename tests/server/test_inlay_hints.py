@@ -132,8 +132,6 @@ async def test_signature_hints_show_effective_directions(client):
         assert "U4" in resolved.tooltip.value or "P3" in resolved.tooltip.value
 
 
-@pytest.mark.xfail(strict=True, reason="analysis bug: a Subscript's span ends before its closing `]` "
-                   "(analysis/syntax/parser.py, Subscript span = value.span.to(index.span))")
 async def test_signature_hint_sits_right_after_the_whole_annotation(client):
     uri = client.open_new(LEAKY)
     hints = [h for h in await client.hints(uri) if h.kind == types.InlayHintKind.Type]

@@ -99,9 +99,6 @@ async def test_a_kernel_change_updates_pulled_diagnostics_of_its_callers(client)
     assert len(sink_warnings((await client.pull(helper)).items)) == 1
 
 
-@pytest.mark.xfail(strict=True, reason="analysis bug: the cross-file fingerprint (workspace._exports) covers the "
-                   "effective directions but not the declared ones, which InParamWritten reads (IW7); a "
-                   "declaration-only change of an imported kernel leaves its callers' analysis stale")
 async def test_a_declaration_only_change_of_the_kernel_reaches_its_callers(client):
     folder = folder_of(client)
     kernels = client.open((folder / "kernels.py").as_uri(), KERNELS)
