@@ -44,25 +44,17 @@ import subprocess
 import sys
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import check_expectations  # noqa: E402  (the same way of finding pl files)
+
 REPO = Path(__file__).resolve().parent.parent
 STRENGTH = {"InOut": 5, "Output": 4, "OutputExisting": 3, "Input": 2, "NoDep": 1, "Scalar": 0}
 HIDDEN_ARG = re.compile(r"^(ret\d+__out|gm_pipe_buffer.*)$")
-SKIP_DIRS = {".git", ".venv", "venv", "__pycache__", "node_modules", "build", "dist"}
-
-
 def collect(paths: list[str]) -> list[Path]:
-    files: list[Path] = []
-    for raw in paths:
-        path = Path(raw)
-        if path.is_dir():
-            for folder, dirs, names in os.walk(path):
-                dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and not d.startswith("."))
-                files.extend(Path(folder) / n for n in sorted(names) if n.endswith(".py"))
-        elif path.exists():
-            files.append(path)
-        else:
-            raise SystemExit(f"oracle_diff: no such file or directory: {raw}")
-    return files
+    try:
+        return check_expectations.collect(paths)
+    except SystemExit as exc:
+        raise SystemExit(str(exc).replace("check_expectations:", "oracle_diff:")) from None
 
 
 def mode_for(path: Path, requested: str) -> str:

@@ -21,6 +21,7 @@ from lark import Lark, Token, Transformer
 from lark.exceptions import LarkError, UnexpectedInput, UnexpectedToken
 from lark.lexer import Lexer
 
+from ..lark_cache import cache_file
 from .cpp_scan import CppToken, find_statements, tokenize
 
 GRAMMAR = Path(__file__).with_name("cpp_grammar.lark")
@@ -251,21 +252,7 @@ def _grammar_text() -> str:
 
 
 def _cache_path():
-    """A per-user file for lark's compiled grammar, or False when none can be written."""
-    import hashlib
-    import os
-    import tempfile
-
-    digest = hashlib.sha256(_grammar_text().encode()).hexdigest()[:16]
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    for folder in (os.path.join(base, "pypto-lens"), tempfile.gettempdir()):
-        try:
-            os.makedirs(folder, exist_ok=True)
-            if os.access(folder, os.W_OK):
-                return os.path.join(folder, f"cpp-chains-{digest}.lark-cache")
-        except OSError:
-            continue
-    return False
+    return cache_file("cpp-chains", _grammar_text())
 
 
 # ---------------------------------------------------------------------------

@@ -14,6 +14,7 @@ from typing import Iterator, Optional
 from lark import Lark, Token, Transformer
 from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
+from ..lark_cache import cache_file
 from . import nodes as n
 from .lexer import LexError, PythonLexer
 from .nodes import Span
@@ -616,21 +617,7 @@ def _parser() -> Lark:
 
 
 def _cache_path():
-    """A per-user cache file for the compiled grammar, or False when none can be written."""
-    import hashlib
-    import os
-    import tempfile
-
-    digest = hashlib.sha256(GRAMMAR.read_bytes()).hexdigest()[:16]
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    for folder in (os.path.join(base, "pypto-lens"), tempfile.gettempdir()):
-        try:
-            os.makedirs(folder, exist_ok=True)
-            if os.access(folder, os.W_OK):
-                return os.path.join(folder, f"grammar-{digest}.lark-cache")
-        except OSError:
-            continue
-    return False
+    return cache_file("grammar", GRAMMAR.read_text(encoding="utf-8"))
 
 
 def parse_unit(text: str) -> tuple[list[n.Stmt], Optional[SyntaxProblem]]:
