@@ -135,8 +135,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="pypto-lens", description="PyPTO argument directions, as PyPTO derives them.")
     sub = parser.add_subparsers(dest="command", required=True)
     check = sub.add_parser("check", help="print every direction-bearing call and every diagnostic")
-    check.add_argument("paths", nargs="+")
-    check.add_argument("--format", choices=["text", "json"], default="text")
+    check.add_argument("paths", nargs="+", metavar="PATH", help="pl files, or folders to search for .py files")
+    check.add_argument("--format", choices=["text", "json"], default="text",
+                       help="text: compiler-like lines (default); json: one object per file")
     check.add_argument("--fail-on", choices=["warning", "error", "never"], default="warning",
                        help="exit with status 1 when a diagnostic this severe (or worse) is found")
     check.add_argument("--exit-zero", dest="fail_on", action="store_const", const="never",
@@ -147,12 +148,12 @@ def build_parser() -> argparse.ArgumentParser:
     explain.add_argument("location", metavar="FILE:LINE[:COL]")
     explain.set_defaults(run=cmd_explain)
     registry = sub.add_parser("registry", help="the operator registry of a PyPTO checkout, validated")
-    registry.add_argument("checkout")
-    registry.add_argument("--output", "-o")
+    registry.add_argument("checkout", help="a PyPTO checkout (its src/ holds the REGISTER_OP sources)")
+    registry.add_argument("--output", "-o", help="write the JSON here instead of printing it")
     registry.set_defaults(run=cmd_registry)
     serve = sub.add_parser("serve", help="run the language server (stdio unless --tcp/--ws)")
-    serve.add_argument("--tcp", action="store_true")
-    serve.add_argument("--ws", action="store_true")
+    serve.add_argument("--tcp", action="store_true", help="listen on TCP at --host:--port")
+    serve.add_argument("--ws", action="store_true", help="listen on a WebSocket at --host:--port")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=2087)
     serve.set_defaults(run=cmd_serve)
