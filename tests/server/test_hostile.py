@@ -247,3 +247,14 @@ async def test_many_requests_at_once_all_answered(client):
     assert len(answers) == 120
     assert DEMO_CALLS  # the shared fixtures stay importable
     await still_fine(client)
+
+
+async def test_resolve_with_data_that_is_not_ours(client):
+    uri = client.open_new(DEMO)
+    for data in [None, 5, "x", [1, 2], {"uri": 5}, {"uri": uri, "line": "a", "col": None},
+                 {"uri": uri, "kind": "signature", "function": None, "param": 3},
+                 {"uri": uri, "line": 10**9, "col": -1, "index": "0", "param": {}}]:
+        hint = types.InlayHint(position=types.Position(0, 0), label="p: Input", data=data)
+        resolved = await client.resolve(hint)
+        assert label_text(resolved) == "p: Input"
+    await still_fine(client)
