@@ -112,3 +112,13 @@ async def test_no_hover_outside_calls(client):
 
 async def test_hover_on_an_unknown_document(client):
     assert await client.hover("file:///nonexistent-pypto-lens/missing.py", types.Position(0, 0)) is None
+
+
+async def test_hover_on_an_operator_call_after_astral_text(client):
+    source = DEMO.replace("        dst = pl.store(t, [0], dst)", '        s = "é中💡"; dst = pl.store(t, [0], dst)')
+    uri = client.open_new(source)
+    hover = await markdown_at(client, uri, pos(source, "pl.st", client.encoding, after=True))
+    value = hover.contents.value
+    assert "tile.store" in value and "**Write**" in value and "**Read**" in value
+    assert hover.range == types.Range(start=pos(source, "store(t, [0], dst)", client.encoding),
+                                      end=pos(source, "pl.store", client.encoding, after=True))
