@@ -1,6 +1,7 @@
 """textDocument/hover: how each direction of the call under the cursor was derived (H7).
 
-On an operator call: what the registry declares about it, and where.
+On an operator call: what the registry declares about it, and where. On a parameter
+whose effective direction differs from its declaration: why (the signature hint's reason).
 """
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import Optional
 
 from lsprotocol import types
 
-from analysis.workspace.explain import call_markdown
+from analysis.workspace.explain import call_markdown, signature_markdown
 
 from .convert import lsp_range, markdown_link
 
@@ -27,6 +28,11 @@ def install(server) -> None:
             value = call_markdown(site, markdown_link(uri))
             return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=value),
                                range=lsp_range(text, site.range, encoding))
+        change = analysis.signature_at(line, col)
+        if change is not None:
+            return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown,
+                                                            value=signature_markdown(change, markdown_link(uri))),
+                               range=lsp_range(text, change.range, encoding))
         op = analysis.op_at(line, col)
         if op is not None:
             return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=op.markdown),

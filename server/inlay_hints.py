@@ -9,7 +9,7 @@ from typing import Optional
 
 from lsprotocol import types
 
-from analysis.workspace.explain import hint_lines
+from analysis.workspace.explain import hint_lines, signature_markdown
 from analysis.workspace.results import ArgHint, DocumentAnalysis, SignatureChange
 
 from .convert import lsp_location, markdown_link, position
@@ -55,7 +55,7 @@ def install(server) -> None:
         if data.get("kind") == "signature":
             change = _find_signature(analysis, data)
             if change is not None:
-                hint.tooltip = _markdown(_signature_text(change, uri))
+                hint.tooltip = _markdown(signature_markdown(change, markdown_link(uri)))
             return hint
         found = _find_hint(analysis, data)
         if found is not None:
@@ -99,15 +99,3 @@ def _find_signature(analysis: DocumentAnalysis, data: dict) -> Optional[Signatur
         if change.function == data.get("function") and change.param == data.get("param"):
             return change
     return None
-
-
-def _signature_text(change: SignatureChange, uri: str) -> str:
-    lines = [f"**{change.param}** of `{change.function}` is declared **{change.declared}**, "
-             f"effectively **{change.effective}**:"]
-    link = markdown_link(uri)
-    for e in change.explanation:
-        lines.append(f"- {e.rule}: {e.text}")
-        for step in e.steps:
-            if step.location is not None:
-                lines.append(f"  - {step.label}: {step.note} at {link(step.location, f'line {step.location.range.line + 1}')}")
-    return "\n".join(lines)

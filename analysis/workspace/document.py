@@ -365,9 +365,11 @@ def _place(program: ProgramDecl, functions, units, lines: list[str], result: Pro
             r = places.range(name, anchor)
             if r is None:
                 continue
+            last = max(anchor, p.span, key=lambda span: (span.end_line, span.end_col))
+            whole = places.range(name, p.span.to(last))
             signatures.append(SignatureChange(
                 fn.name, param.name, r.end_line, r.end_col, param.decl.value, fn.dirs[k].value,
-                tuple(places.explain(d) for d in fn.reasons.get(k, []))))
+                tuple(places.explain(d) for d in fn.reasons.get(k, [])), whole))
     for write in result.in_param_written:
         r = places.range(write.owner, write.span)
         if r is None:

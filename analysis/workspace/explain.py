@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Callable, Optional
 
-from .results import ArgHint, CallSite, Location, Step
+from .results import ArgHint, CallSite, Location, SignatureChange, Step
 
 LinkMaker = Callable[[Location, str], str]
 
@@ -82,4 +82,16 @@ def operator_markdown(dsl: str, op_name: Optional[str], info, effects, declared:
     if extra:
         lines += ["", "; ".join(extra).capitalize() + "."]
     lines += ["", f"Declared {declared}."]
+    return "\n".join(lines)
+
+
+def signature_markdown(change: SignatureChange, link: LinkMaker = _plain) -> str:
+    """Why a parameter's effective direction differs from its declaration (U, P, W, O)."""
+    lines = [f"**{change.param}** of `{change.function}` is declared **{change.declared}**, "
+             f"effectively **{change.effective}**:"]
+    for e in change.explanation:
+        lines.append(f"- {e.rule}: {e.text}")
+        for step in e.steps:
+            if step.location is not None:
+                lines.append(f"  - {step.label}: {step.note} at {where(step, link)}")
     return "\n".join(lines)

@@ -92,6 +92,7 @@ class SignatureChange:
     declared: str
     effective: str
     explanation: tuple[Explanation, ...]
+    range: Range  # the parameter, from its name to the end of its annotation (where a hover answers)
 
 
 @dataclass(frozen=True)
@@ -131,6 +132,14 @@ class DocumentAnalysis:
                 if best is None or (r.line, r.col) >= (best.range.line, best.range.col):
                     best = site
         return best
+
+    def signature_at(self, line: int, col: int) -> Optional[SignatureChange]:
+        """The parameter with a changed direction whose declaration holds the position."""
+        for change in self.signatures:
+            r = change.range
+            if (r.line, r.col) <= (line, col) <= (r.end_line, r.end_col):
+                return change
+        return None
 
     def op_at(self, line: int, col: int) -> Optional[OperatorSite]:
         for site in self.operators:

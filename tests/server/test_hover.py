@@ -7,7 +7,7 @@ import pytest
 from lsprotocol import types
 
 from lens_client import pos
-from lens_programs import DEMO, EMOJI_CALL, SCOPE_HEADER, argument_positions
+from lens_programs import DEMO, EMOJI_CALL, LEAK_ANNOTATION, LEAKY, RW_ANNOTATION, SCOPE_HEADER, argument_positions
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -97,6 +97,24 @@ async def test_hover_on_a_scope_header(client):
     assert "**a**: **Input**" in value
     assert "**acc**: **InOut**" in value
     assert hover.range.start.line == pos(DEMO, SCOPE_HEADER, client.encoding).line
+
+
+async def test_hover_on_a_parameter_whose_effective_direction_differs(client):
+    """The reason of a signature hint (U4: written in an InCore body) on the parameter itself, after astral text."""
+    uri = client.open_new(LEAKY)
+    for annotation, name, effective in [(LEAK_ANNOTATION, "dst", "Out"), (RW_ANNOTATION, "𝔞cc", "InOut")]:
+        start = pos(LEAKY, annotation, client.encoding)
+        end = pos(LEAKY, annotation, client.encoding, after=True)
+        for character in (start.character, end.character - 1):
+            hover = await markdown_at(client, uri, types.Position(start.line, character))
+            value = hover.contents.value
+            assert value.startswith(f"**{name}** of `{'leak' if name == 'dst' else 'rw'}` is declared **In**, "
+                                    f"effectively **{effective}**")
+            assert "U4" in value or "U3" in value
+            assert hover.range == types.Range(start=start, end=end)
+    # an unchanged parameter has no such hover
+    unchanged = pos(LEAKY, "données_𝔡", client.encoding)
+    assert await client.hover(uri, unchanged) is None
 
 
 async def test_no_hover_outside_calls(client):
