@@ -34,5 +34,8 @@ vsix: $(STAMP)
 e2e: vsix
 	$(MAKE) -C vscode-extension e2e
 
+e2e-nvim: $(STAMP)
+	PYTHON="$(PYTHON)" bash tests/nvim/run.sh
+
 clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache

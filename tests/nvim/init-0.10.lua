@@ -1,0 +1,36 @@
+-- PyPTO Lens in Neovim 0.10 (works in newer versions too). docs/neovim.md shows
+-- this file; `make e2e-nvim` tests it as it is.
+local lens = vim.env.PYPTO_LENS_DIR or vim.fs.normalize("~/pypto-lens") -- your clone, after `make demo`
+
+vim.api.nvim_create_autocmd("FileType", {
+  pattern = "python",
+  callback = function(ev)
+    vim.lsp.start({
+      name = "pypto_lens",
+      cmd = { lens .. "/.venv/bin/python", "-m", "server" },
+      cmd_cwd = lens, -- so that `-m server` is PyPTO Lens' server, whatever the current folder
+      root_dir = vim.fs.root(ev.buf, { "pyproject.toml", ".git" }),
+      settings = { -- every setting and its default: docs/neovim.md
+        pyptoLens = {
+          inlayHints = { enabled = true, scalar = false },
+          diagnostics = { enabled = true, unclassifiedOperators = true },
+        },
+      },
+    }, { bufnr = ev.buf })
+  end,
+})
+
+vim.lsp.inlay_hint.enable(true)
+-- where a line has a warning and an information, show the warning's sign
+vim.diagnostic.config({ severity_sort = true })
+
+-- K: the hover. Python's ftplugin sets 'keywordprg' to pydoc, and then Neovim
+-- does not map K to the hover by itself.
+vim.api.nvim_create_autocmd("LspAttach", {
+  callback = function(ev)
+    local client = vim.lsp.get_client_by_id(ev.data.client_id)
+    if client and client.name == "pypto_lens" then
+      vim.keymap.set("n", "K", vim.lsp.buf.hover, { buffer = ev.buf, desc = "PyPTO Lens: directions of the call" })
+    end
+  end,
+})
