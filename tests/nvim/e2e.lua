@@ -214,15 +214,10 @@ end
 -- K on the second scale call: the hover, in the float the user reads
 local call_line = line_of(bufnr, "y = self.scale(x, 3.0, y)")
 vim.api.nvim_win_set_cursor(0, { call_line + 1, col_after(bufnr, call_line, "self.sc") })
--- the snippets of docs/neovim.md map K to the hover (Python's ftplugin would have K
--- run pydoc); the README leaves K to docs/neovim.md: there, ask for the hover directly
-if from_readme then
-  vim.lsp.buf.hover()
-else
-  local k = vim.fn.maparg("K", "n", false, true)
-  assert(k.buffer == 1 and k.callback, "K is not mapped to the hover in the buffer: " .. vim.inspect(k))
-  vim.cmd.normal("K")
-end
+-- every snippet maps K to the hover (Python's ftplugin would have K run pydoc)
+local k = vim.fn.maparg("K", "n", false, true)
+assert(k.buffer == 1 and k.callback, "K is not mapped to the hover in the buffer: " .. vim.inspect(k))
+vim.cmd.normal("K")
 local float
 vim.wait(WAIT_MS, function()
   for _, win in ipairs(vim.api.nvim_list_wins()) do
