@@ -6,8 +6,8 @@
 #
 # Installs what it needs (pinned): Chromium from Debian, code-server from npm into a cache
 # folder ($PYPTO_LENS_CODE_SERVER, default ~/.cache/pypto-lens/code-server-4.100.3).
-# Screenshots go to <project>/test-artifacts/e2e/; a passing run copies the main one to
-# docs/screenshot.png.
+# Screenshots go to <project>/test-artifacts/e2e/; with PYPTO_LENS_UPDATE_SCREENSHOT=1 a
+# passing run copies the main one to docs/screenshot.png.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 root=$(cd "$here/.." && pwd)
@@ -77,8 +77,12 @@ E2E_URL="http://127.0.0.1:$port/?folder=$tmp/workspace" E2E_WORKSPACE="$tmp/work
 find "$tmp/profile/data/logs" -name '*PyPTO Lens*.log' -exec cp {} "$artifacts/output-channel.log" \; 2>/dev/null || true
 find "$tmp/profile/data/logs" -name 'exthost.log' -exec cp {} "$artifacts/exthost.log" \; 2>/dev/null || true
 if [ "$status" -eq 0 ]; then
-  mkdir -p "$root/docs"
-  cp "$artifacts/hover.png" "$root/docs/screenshot.png"  # the hints, a hover, the warning
+  # the documentation's picture (hints, a hover, the warning) changes only when asked:
+  # a test run must not modify tracked files
+  if [ "${PYPTO_LENS_UPDATE_SCREENSHOT:-0}" = 1 ]; then
+    cp "$artifacts/hover.png" "$root/docs/screenshot.png"
+    echo "e2e: docs/screenshot.png updated"
+  fi
   echo "e2e: passed in $((SECONDS - start)) s; screenshots in $artifacts"
 else
   echo "e2e: FAILED (status $status); screenshots and logs in $artifacts" >&2
