@@ -51,7 +51,8 @@ def _derive(state, fn: Fn, call: ir.UserCall, loops, roots: Roots, writers: Prio
 
     # C1 / S6: calls that get no vector
     if callee is None:
-        return result(None, [], "the callee is not a function of this program")
+        return result(None, [], f"{call.callee.name} is no pl function PyPTO Lens can see: it is made at run time "
+                                "(by a factory or a plain-Python choice) or not decorated as a pl function (S6)")
     if not call.args:
         return result(None, [], "a call without arguments carries no directions (S6)")
     n = len(callee.dirs)
