@@ -94,6 +94,11 @@ def parse_type(ctx: ModuleContext, ann: Optional[s.Expr]) -> tuple[Dir, Type, Op
     return Dir.IN, value_type(ctx, ann), None
 
 
+# Opaque handles (pointers, communication contexts, prefetch events...): neither tensors
+# nor shaped, so a call passes them as Scalar (S7)
+_HANDLES = ("Ptr", "CommCtx", "MemRef", "PrefetchAsyncContext", "AsyncEvent", "AsyncSession")
+
+
 def value_type(ctx: ModuleContext, ann: Optional[s.Expr]) -> Type:
     if ann is None:
         return ir.UNKNOWN
@@ -112,6 +117,8 @@ def value_type(ctx: ModuleContext, ann: Optional[s.Expr]) -> Type:
         return Type(cls, shape, dtype)
     if last in ("Scalar", "int", "float", "bool", "INDEX", "TaskId"):
         return ir.SCALAR
+    if last in _HANDLES:
+        return ir.HANDLE
     if last == "Array":
         return Type("array")
     if last in ("tuple", "Tuple") and isinstance(ann, s.Subscript):

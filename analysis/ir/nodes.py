@@ -70,7 +70,7 @@ class Kind(enum.Enum):
 class Type:
     """What the analysis needs of a type: its class, and shape/dtype text when known."""
 
-    cls: str  # 'tensor' | 'dtensor' | 'tile' | 'scalar' | 'array' | 'tuple' | 'unknown' | ...
+    cls: str  # 'tensor' | 'dtensor' | 'tile' | 'scalar' | 'handle' | 'array' | 'tuple' | 'unknown'
     shape: Optional[tuple] = None
     dtype: Optional[str] = None
     elts: tuple["Type", ...] = ()
@@ -88,6 +88,7 @@ class Type:
 
 UNKNOWN = Type("unknown")
 SCALAR = Type("scalar")
+HANDLE = Type("handle")  # an opaque handle: a pointer, a communication context, ...
 TENSOR = Type("tensor")
 TILE = Type("tile")
 

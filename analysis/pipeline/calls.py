@@ -92,7 +92,7 @@ def is_tensor_arg(fn, callee, i, arg) -> bool:
 def _slot(state, fn, callee, call, i, arg, loops, roots: Roots, writers: PriorWriters, owner):
     g = callee.dirs[i]
     param = callee.params[i]
-    where = _callee_evidence(callee, i)
+    where = callee_evidence(callee, i)
     if not is_tensor_arg(fn, callee, i, arg):
         return ArgDir.SCALAR, Derivation("S7", "not a tensor: passed by value", ())
     if g is Dir.IN:
@@ -126,7 +126,7 @@ def _slot(state, fn, callee, call, i, arg, loops, roots: Roots, writers: PriorWr
     return ArgDir.OUTPUT_EXISTING, Derivation("C9", text, where + root_ev)
 
 
-def _callee_evidence(callee: Fn, i: int) -> tuple:
+def callee_evidence(callee: Fn, i: int) -> tuple:
     p = callee.params[i]
     if p.span is None:
         return ()

@@ -13,7 +13,7 @@ from ..ir.nodes import Kind
 from ..registry.registry import Registry
 from ..syntax.nodes import Span
 from . import use_discipline
-from .calls import derive_calls, is_tensor_arg
+from .calls import callee_evidence, derive_calls, is_tensor_arg
 from .in_param_written import InParamWrite, applies, check
 from .model import CallResult, Evidence, Fn, FnParam
 from .normalise import normalise
@@ -195,6 +195,42 @@ def _stale_uses(state: ProgramState) -> list[Problem]:
     return out
 
 
+# D3: the ArgDirections a tensor argument may carry in each kind of callee slot
+_LEGAL = {
+    ir.Dir.IN: (ir.ArgDir.INPUT, ir.ArgDir.NO_DEP),
+    ir.Dir.INOUT: (ir.ArgDir.INOUT, ir.ArgDir.OUTPUT_EXISTING, ir.ArgDir.NO_DEP),
+    ir.Dir.OUT: (ir.ArgDir.OUTPUT, ir.ArgDir.OUTPUT_EXISTING, ir.ArgDir.INOUT, ir.ArgDir.NO_DEP),
+}
+
+
+def _misfit_prefilled(state: ProgramState, fn: Fn, call: ir.UserCall) -> list[Problem]:
+    """A pre-filled vector (S11) is kept as written; PyPTO's verifier then rejects every slot
+    that does not fit the callee's effective direction (D3, CallDirectionsResolved)."""
+    callee = state.callee(call)
+    if callee is None:
+        return []
+    out = []
+    span = call.prefilled_span or call.span
+    for i, given in enumerate(call.prefilled[:min(len(call.args), len(callee.dirs))]):
+        param, slot = callee.params[i], callee.dirs[i]
+        if not is_tensor_arg(fn, callee, i, call.args[i]):
+            if given is not ir.ArgDir.SCALAR:
+                why = f"argument {i} ({param.name}) is not a tensor: only Scalar fits"
+            else:
+                continue
+        elif given not in _LEGAL[slot]:
+            legal = ", ".join(d.value for d in _LEGAL[slot])
+            effective = "" if param.decl is slot else f" (declared {param.decl.value})"
+            why = (f"argument {i} is {given.value}, but {callee.name}.{param.name} is {slot.value}{effective}: "
+                   f"only {legal} fit")
+        else:
+            continue
+        out.append(Problem("PrefilledDirections", "error",
+                           f"arg_directions does not fit {callee.name}: {why}; PyPTO rejects the program (D3)",
+                           call.owner or fn.owner, span, callee_evidence(callee, i)))
+    return out
+
+
 def _returned_types(fn: Fn) -> list:
     for stmt in ir.walk_stmts(fn.body):
         if isinstance(stmt, ir.Return) and stmt.values:
@@ -215,6 +251,8 @@ def _problems(state: ProgramState, analysed: list[Fn], results: list[CallResult]
         if result.directions is None or result.dispatch:
             continue
         fn = state.fns[result.fn]
+        if call.prefilled is not None:
+            out.extend(_misfit_prefilled(state, fn, call))
         for i in sorted(call.no_dep):
             if i < len(result.directions) and call.prefilled is None:
                 callee = state.callee(call)
