@@ -11,7 +11,7 @@ from typing import Callable, Mapping, Optional
 from ..ir import nodes as ir
 from ..ir.nodes import Type
 from ..registry.model import Effect, normalise_kwarg_value
-from ..registry.registry import SCALAR_RESULT_OPS, Registry, ResolvedCall
+from ..registry.registry import HANDLE_RESULT_OPS, SCALAR_RESULT_OPS, Registry, ResolvedCall
 
 ReturnsOf = Callable[[ir.UserCall], Optional[list[Type]]]
 
@@ -31,7 +31,9 @@ def expr_type(expr, types: Mapping) -> Type:
         for kind in kinds:
             if kind.cls in ("tensor", "tile", "dtensor"):
                 return Type(kind.cls)
-        if kinds and all(k.cls == "scalar" for k in kinds):
+        # a module-level name in arithmetic is a constant (a config value we could not fold)
+        if kinds and all(k.cls == "scalar" or isinstance(o, ir.Sym) for k, o in zip(kinds, expr.operands)) \
+                and any(k.cls == "scalar" for k in kinds):
             return ir.SCALAR
         return ir.UNKNOWN if expr.op not in ("compare", "and", "or", "not") else ir.SCALAR
     return ir.UNKNOWN
@@ -190,6 +192,8 @@ def _value_type(value, types, registry: Registry, returns_of: ReturnsOf) -> Type
         base = expr_type(value.value, types)
         if base.cls in ("tensor", "tile", "dtensor"):
             return Type(base.cls, None, base.dtype) if subscript_is_slice(value, types) else ir.SCALAR
+        if base.cls == "array":
+            return ir.SCALAR  # an element of an Array (task ids, indices)
         return ir.UNKNOWN
     if isinstance(value, ir.TupleExpr):
         return Type("tuple", elts=tuple(expr_type(e, types) for e in value.elts))
@@ -201,6 +205,14 @@ def op_result_type(view: OpView, types: Mapping) -> Type:
     call = view.call
     if op in SCALAR_RESULT_OPS:
         return ir.SCALAR
+    if op in HANDLE_RESULT_OPS:
+        return ir.HANDLE
+    if op == "array.create":
+        return Type("array")
+    if not op:
+        classes = {expr_type(a, types).cls for a in call.args}
+        if "scalar" in classes and not classes & {"tensor", "tile", "dtensor"}:
+            return ir.SCALAR  # computed in Python from scalars (`pl.min(16, n)`, `pl.cast(n, pl.INDEX)`)
     alias = None
     if op == "tile.store" or view.resolved.op and view.resolved.op.output_reuses_input is not None:
         index = 2 if op == "tile.store" else view.resolved.op.output_reuses_input

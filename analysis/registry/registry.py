@@ -24,7 +24,12 @@ _RESULT_ALIAS = {
 
 # tensor-level queries that return scalars (S8 rule 3)
 SCALAR_RESULT_OPS = frozenset({"tensor.read", "tile.read", "tensor.dim", "tile.get_block_idx",
-                               "tile.get_block_num", "tile.get_subblock_idx", "array.get_element"})
+                               "tile.get_block_num", "tile.get_subblock_idx", "tensor.get_block_idx",
+                               "tensor.get_block_num", "tensor.get_subblock_idx", "array.get_element",
+                               "system.task_dummy", "system.task_invalid", "system.task_is_valid",
+                               "pld.system.rank", "pld.system.nranks", "pld.system.world_size"})
+# ops whose result is an opaque handle: passed by value like a scalar (S7)
+HANDLE_RESULT_OPS = frozenset({"pld.system.get_comm_ctx"})
 
 
 @dataclass(frozen=True)
@@ -78,6 +83,10 @@ class Registry:
     def _resolve(self, dsl_path, arg_kinds, nargs, kwarg_names) -> ResolvedCall:
         function = self.dsl.get(dsl_path)
         if function is not None:
+            if function.candidate_ops(arg_kinds) == (None,):
+                # the DSL computes this in Python for such operands (`pl.min` of scalars, `pl.cast`
+                # of a scalar): no op at all, so no guess by name either
+                return ResolvedCall(None, None, (None,) * nargs, {}, function)
             op_name = function.op_for(arg_kinds)
             if op_name is not None:
                 positional = tuple(function.op_arg_index(op_name, dsl_position=i) for i in range(nargs))
