@@ -114,6 +114,10 @@ def _canonical_member(module: str, name: str) -> Optional[str]:
     return None
 
 
+_COMPARE = {
+    "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
+}
+
 _BINARY = {
     "+": operator.add, "-": operator.sub, "*": operator.mul, "//": operator.floordiv,
     "/": operator.truediv, "%": operator.mod, "**": operator.pow, "<<": operator.lshift,
@@ -146,4 +150,19 @@ def _fold(expr, constants):
         if expr.op == "**" and isinstance(right, int) and abs(right) > 64:
             return None
         return _BINARY[expr.op](left, right)
+    if isinstance(expr, n.Compare):  # `TILE % GROUP == 0`: the parser folds such an `if` (F)
+        left = _fold(expr.left, constants)
+        for op, comparator in zip(expr.ops, expr.comparators):
+            right = _fold(comparator, constants)
+            if left is None or right is None or op not in _COMPARE:
+                return None
+            if not _COMPARE[op](left, right):
+                return False
+            left = right
+        return True
+    if isinstance(expr, n.BoolOp):
+        values = [_fold(v, constants) for v in expr.values]
+        if any(v is None for v in values):
+            return None
+        return all(values) if expr.op == "and" else any(values)
     return None

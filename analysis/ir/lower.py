@@ -13,6 +13,7 @@ from typing import Any, Optional
 
 from ..syntax import nodes as s
 from ..syntax.nodes import Span
+from . import liveness
 from . import nodes as ir
 from .context import ModuleContext, fold
 from .nodes import ArgDir, Dir, Kind, Type
@@ -158,11 +159,11 @@ class FunctionLowering:
         self.problems: list[tuple[str, str, Span]] = []
         self.explicit_loops: list[dict] = []  # stack of explicit (init_values) loops being lowered
         self.branch_depth = 0  # `if` nesting: a pl.yield_ in a branch is the if's result, not the loop's
-        self.loads: dict[str, list[int]] = {}  # name -> lines where it is read (for loop carries)
+        self.places = liveness.Places([])  # where each statement sits (for loop carries)
 
     # -- entry -------------------------------------------------------------------
     def function(self, fdef: s.FunctionDef, kind: Kind, jit: bool, attrs: dict) -> ir.Function:
-        self.loads = _loads(fdef.body)
+        self.places = liveness.Places(fdef.body)
         params = []
         raw = list(fdef.params)
         if self.in_class and raw and raw[0].name == "self":
@@ -319,6 +320,11 @@ class FunctionLowering:
         self.emit(ir.Return([self.expr(v) for v in values], st.span))
 
     def stmt_If(self, st: s.If) -> None:
+        folded = fold(st.test, self.constants)
+        if isinstance(folded, (bool, int)):  # over constants only: the parser keeps the branch that runs
+            for stmt in self.block(st.body if folded else st.orelse):
+                self.emit(stmt)
+            return
         cond = self.expr(st.test)
         before = dict(self.env)
         self.branch_depth += 1
@@ -348,10 +354,12 @@ class FunctionLowering:
         self.emit(ir.Loop("while", None, [cond], self.exit_carries(carries), body, st.span))
 
     def carried(self, loop: s.Stmt, names: list[str]) -> list[str]:
-        """N3: a name assigned in a loop is carried if it exists before the loop or is read after it."""
-        end = _last_line(loop)
-        return [name for name in names
-                if name in self.env or any(line > end for line in self.loads.get(name, ()))]
+        """N3: a name assigned in a loop is carried if a later iteration or the code after the loop reads it."""
+        def next_iteration_reads(name: str) -> bool:
+            if isinstance(loop, s.While) and liveness.reads(loop.test, name):
+                return True
+            return bool(liveness.exposed(loop.body, name))
+        return [name for name in names if next_iteration_reads(name) or self.places.live_after(loop, name)]
 
     def enter_carries(self, names: list[str]) -> list[tuple[str, Optional[ir.Var], ir.Var]]:
         carries = []
@@ -825,32 +833,6 @@ def _assigned_names(body: list) -> list[str]:
                     visit(body)
     visit(body)
     return list(seen)
-
-
-def _loads(body: list) -> dict[str, list[int]]:
-    """Lines where each name is read (assignment targets excluded)."""
-    targets: set = set()
-    for st in body:
-        for node in s.walk(st):
-            if isinstance(node, (s.Assign,)):
-                for t in node.targets:
-                    targets.update(id(x) for x in _target_names(t))
-            elif isinstance(node, (s.AnnAssign, s.AugAssign)):
-                targets.update(id(x) for x in _target_names(node.target))
-            elif isinstance(node, s.For):
-                targets.update(id(x) for x in _target_names(node.target))
-    out: dict[str, list[int]] = {}
-    for st in body:
-        for node in s.walk(st):
-            if isinstance(node, s.Name) and id(node) not in targets:
-                out.setdefault(node.id, []).append(node.span.line)
-            elif isinstance(node, s.AugAssign) and isinstance(node.target, s.Name):
-                out.setdefault(node.target.id, []).append(node.target.span.line)
-    return out
-
-
-def _last_line(st: s.Node) -> int:
-    return max((node.span.end_line for node in s.walk(st)), default=st.span.end_line)
 
 
 def _yield_targets(body: list) -> list[str]:
