@@ -62,6 +62,11 @@ class Kind(enum.Enum):
     GRAPH = "Graph"
 
     @property
+    def orchestration_like(self) -> bool:
+        """Orchestration and Graph functions run on the host side and are treated alike (O1)."""
+        return self in (Kind.ORCHESTRATION, Kind.GRAPH)
+
+    @property
     def is_wrapper(self) -> bool:
         return self in (Kind.GROUP, Kind.SPMD)
 

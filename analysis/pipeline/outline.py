@@ -24,6 +24,8 @@ _PASS_KINDS = {
     "incore": ("incore", "split_aiv"),
     "wrapper": ("cluster", "spmd"),
 }
+# scopes whose bodies become kernels (or run on the cores, for wrappers)
+_KERNEL_KINDS = ("incore", "split_aiv", "spmd", "spmd_for", "cluster")
 
 
 def outline_program(state) -> None:
@@ -41,28 +43,33 @@ def outline_program(state) -> None:
 def _eligible(fn: Fn, stage: str) -> bool:
     if stage == "hierarchy":
         return fn.kind is Kind.OPAQUE
-    return fn.kind in (Kind.OPAQUE, Kind.ORCHESTRATION)
+    return fn.kind is Kind.OPAQUE or fn.kind.orchestration_like
 
 
-def _rewrite(state, fn: Fn, body: list, stage: str, counter: list) -> list:
+def _rewrite(state, fn: Fn, body: list, stage: str, counter: list, in_kernel: bool = False) -> list:
+    """`in_kernel`: inside a scope that becomes a kernel, where a `pl.split_aiv` region is not
+    outlined on its own (O1: only top-level regions are)."""
     out = []
     for stmt in body:
         if isinstance(stmt, ir.If):
-            stmt = replace(stmt, then=_rewrite(state, fn, stmt.then, stage, counter),
-                           orelse=_rewrite(state, fn, stmt.orelse, stage, counter))
+            stmt = replace(stmt, then=_rewrite(state, fn, stmt.then, stage, counter, in_kernel),
+                           orelse=_rewrite(state, fn, stmt.orelse, stage, counter, in_kernel))
         elif isinstance(stmt, ir.Loop):
-            stmt = replace(stmt, body=_rewrite(state, fn, stmt.body, stage, counter))
+            stmt = replace(stmt, body=_rewrite(state, fn, stmt.body, stage, counter, in_kernel))
         elif isinstance(stmt, ir.Scope):
             inner = _unwrap_spmd(stmt.body) if stmt.kind == "cluster" and stage == "wrapper" else stmt.body
-            rewritten = replace(stmt, body=_rewrite(state, fn, inner, stage, counter))
+            kernel = in_kernel or stmt.kind in _KERNEL_KINDS
+            rewritten = replace(stmt, body=_rewrite(state, fn, inner, stage, counter, kernel))
             if stage == "incore" and (stmt.kind == "spmd_for" or (stmt.kind == "spmd" and _reads_block_idx(stmt.body))):
                 # the loop form (and a body reading the block index) wraps an auto-outlined InCore scope
                 counter[0] += 1
-                inner = _outline(state, fn, replace(rewritten, kind="incore"), stmt)
+                # the header's task controls and counts belong to the Spmd dispatch, not to the body
+                body_only = replace(rewritten, kind="incore", deps=[], tid=None, submit=False, uses=[])
+                inner = _outline(state, fn, body_only, stmt)
                 stmt = replace(rewritten, kind="spmd", body=[inner])
                 out.append(stmt)
                 continue
-            if stmt.kind in _PASS_KINDS[stage]:
+            if stmt.kind in _PASS_KINDS[stage] and not (stmt.kind == "split_aiv" and in_kernel):
                 if stage == "incore":
                     counter[0] += 1
                 out.append(_outline(state, fn, rewritten, stmt))

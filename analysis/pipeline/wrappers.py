@@ -22,7 +22,7 @@ def materialize(state) -> None:
         found = []
         for _, call in calls(fn.body):
             callee = state.callee(call)
-            if callee is None or callee.kind in (Kind.ORCHESTRATION, Kind.OPAQUE):
+            if callee is None or callee.kind is Kind.OPAQUE or callee.kind.orchestration_like:
                 continue
             found.append((call, callee))
             callers_of.setdefault(callee.key, set()).add(fn.key)
