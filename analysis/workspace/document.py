@@ -103,13 +103,14 @@ class DocumentAnalyzer:
         lines = text.split("\n")
         parsed: list[ParsedUnit] = []
         diagnostics: list[Diagnostic] = []
-        relevant = _relevance(self.caches, units)
+        relevant, uses_pl = _relevance(self.caches, units)
         for unit in units:
             if not relevant(unit):
                 parsed.append(_SKIPPED)  # no pl code in it: not worth a parse
                 continue
             result = parse(self.caches, unit)
-            if result.problem is not None:  # one diagnostic per broken unit, at its first error
+            # one diagnostic per broken unit, at its first error; a file without pl code is not ours
+            if result.problem is not None and uses_pl:
                 line = min(unit.start + result.problem.line, len(lines) - 1)
                 col = min(result.problem.col, len(lines[line]))
                 end = max(col, len(lines[line].rstrip()))
@@ -246,22 +247,22 @@ _IMPORT = re.compile(r"(?:from|import)\b")
 _ASSIGNMENT = re.compile(r"[A-Za-z_]\w*\s*(?::[^=]*)?=(?!=)")
 
 
-def _relevance(caches: Caches, units: list[chunker.Unit]) -> Callable[[chunker.Unit], bool]:
-    """Which units need a parse: imports, module constants, and units that mention the DSL's names."""
+def _relevance(caches: Caches, units: list[chunker.Unit]) -> tuple[Callable[[chunker.Unit], bool], bool]:
+    """Which units need a parse (imports, module constants, and units that mention the DSL's
+    names), and whether the file uses pl at all. A file without pl code still gives its
+    imports and constants (a pl file may import its sizes from a plain config module)."""
     names = set()
     for unit in units:
         if unit.kind == "statement" and _IMPORT.match(unit.text) and "pypto" in unit.text:
             ctx = build_context([parse(caches, unit).stmts])
             names.update(ctx.aliases)
-    if not names:
-        return lambda unit: unit.kind == "statement" and bool(_IMPORT.match(unit.text))
-    mention = re.compile(r"\b(?:" + "|".join(sorted(map(re.escape, names))) + r")\b")
 
-    def relevant(unit: chunker.Unit) -> bool:
-        if unit.kind == "statement" and (_IMPORT.match(unit.text) or _ASSIGNMENT.match(unit.text)):
-            return True
-        return mention.search(unit.text) is not None
-    return relevant
+    def module_level(unit: chunker.Unit) -> bool:
+        return unit.kind == "statement" and bool(_IMPORT.match(unit.text) or _ASSIGNMENT.match(unit.text))
+    if not names:
+        return module_level, False
+    mention = re.compile(r"\b(?:" + "|".join(sorted(map(re.escape, names))) + r")\b")
+    return (lambda unit: module_level(unit) or mention.search(unit.text) is not None), True
 
 
 def _context_key(ctx: ModuleContext) -> str:
