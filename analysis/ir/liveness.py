@@ -1,11 +1,9 @@
-"""N3: which of the names a loop assigns become loop-carried values.
+"""N3: is a name read after a statement, before it is assigned again?
 
-A name assigned in a loop body is carried when it is read in a later iteration
-(a read in the body that no assignment of the same iteration precedes) or
-after the loop (a read on some path from the loop's end before the name is
-assigned again), as the compiler's SSA conversion does. A name the loop
-assigns but nothing reads afterwards is not carried, even when it existed
-before the loop: a scope that assigns it again must not capture it.
+The compiler's SSA conversion asks this for a name first bound inside a loop
+(carried only when the code after the loop reads it) and for a name an `if`
+assigns (an if-result only when something reads it afterwards). Names that
+existed before a loop are always carried; lower.py decides that part.
 
 The answers are conservative where control flow is unknown: a loop may run
 zero times, a branch may not be taken, so only an unconditional assignment

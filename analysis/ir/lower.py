@@ -341,25 +341,36 @@ class FunctionLowering:
             if t is e:
                 self.env[name] = t
                 continue
+            if not self.places.live_after(st, name):
+                # N3: no if-result for a name nothing reads afterwards; it keeps its value from before
+                if name in before:
+                    self.env[name] = before[name]
+                continue
             var = self.define(name, st.span)
             phis.append(ir.Phi(var, t, e))
         self.emit(ir.If(cond, then, orelse, phis, st.span))
 
     def stmt_While(self, st: s.While) -> None:
+        existing = set(self.env)
         carries = self.enter_carries(self.carried(st, _assigned_names(st.body)))
         outer, self.out = self.out, []
         cond = self.expr(st.test)  # evaluated every iteration, on the iter vars
         body = self.out + self.block(st.body)
         self.out = outer
         self.emit(ir.Loop("while", None, [cond], self.exit_carries(carries), body, st.span))
+        self.forget_loop_locals(existing, carries)
 
     def carried(self, loop: s.Stmt, names: list[str]) -> list[str]:
-        """N3: a name assigned in a loop is carried if a later iteration or the code after the loop reads it."""
-        def next_iteration_reads(name: str) -> bool:
-            if isinstance(loop, s.While) and liveness.reads(loop.test, name):
-                return True
-            return bool(liveness.exposed(loop.body, name))
-        return [name for name in names if next_iteration_reads(name) or self.places.live_after(loop, name)]
+        """N3, as the compiler's SSA conversion does it: a name a loop assigns is carried when it
+        existed before the loop, or when the code after the loop reads it."""
+        return [name for name in names if name in self.env or self.places.live_after(loop, name)]
+
+    def forget_loop_locals(self, existing: set, carries: list) -> None:
+        """After a loop, the names first bound in its body and not carried no longer exist (so a
+        later loop that assigns them does not carry them, and a later scope does not capture them)."""
+        carried = {name for name, _, _ in carries}
+        for name in [n for n in self.env if n not in existing and n not in carried]:
+            del self.env[name]
 
     def enter_carries(self, names: list[str]) -> list[tuple[str, Optional[ir.Var], ir.Var]]:
         carries = []
@@ -394,10 +405,12 @@ class FunctionLowering:
         if init_values is not None:
             self.explicit_loop(st, kind, init_values, bounds, header, extra)
             return
+        existing = set(self.env)
         carries = self.enter_carries(self.carried(st, _assigned_names(st.body)))
         loop_var = self.loop_target(st.target)
         body = self.block(st.body)
         self.emit(ir.Loop(kind, loop_var, bounds, self.exit_carries(carries), body, header, header_uses=extra))
+        self.forget_loop_locals(existing, carries)
 
     def loop_target(self, target: s.Expr) -> Optional[ir.Var]:
         if isinstance(target, s.Name):

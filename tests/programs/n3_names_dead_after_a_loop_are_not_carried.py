@@ -1,7 +1,8 @@
-# Rules: N3 - a name a loop assigns is carried only when a later iteration or
-# the code after the loop reads it. `part` is assigned again before every later
-# read, so the second scope does not capture it (O3), and the reused loop
-# variable `k0` is not captured either.
+# Rules: N3 - a name first bound inside a loop is carried only when the code
+# after the loop reads it. `part` is bound again before every later read, so
+# the first loop does not carry it and it does not exist after that loop; the
+# second loop binds it afresh and the second scope does not capture it (O3).
+# The reused loop variable `k0` is not captured either.
 # verified with the oracle (--pipeline)
 import pypto.language as pl
 
