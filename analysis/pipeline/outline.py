@@ -84,7 +84,8 @@ def _outline(state, parent: Fn, scope: ir.Scope, original: ir.Scope) -> Dispatch
     body = scope.body
     kind = {"incore": Kind.INCORE, "split_aiv": Kind.INCORE, "hierarchy": Kind.OPAQUE,
             "cluster": Kind.GROUP, "spmd": Kind.SPMD, "spmd_for": Kind.SPMD}[scope.kind]
-    captures = _live_ins(body, scope)
+    # O3: a live-in whose value is a literal constant is not passed: PyPTO propagates it
+    captures = [v for v in _live_ins(body, scope) if v not in state.constant_vars]
     used_after = _uses_outside(parent.body, original)
     outputs = [v for v in top_level_defs(body) if v in used_after]
     name = _name(parent, scope, state)
@@ -141,6 +142,24 @@ def _reads_block_idx(body: list) -> bool:
     return False
 
 
+def constant_vars(body: list) -> set:
+    """Variable versions bound to a literal number, or to arithmetic over such (`n0 = 16`)."""
+    out: set = set()
+
+    def constant(expr) -> bool:
+        if isinstance(expr, ir.Const):
+            return isinstance(expr.value, (bool, int, float))
+        if isinstance(expr, ir.Ref):
+            return expr.var in out
+        if isinstance(expr, ir.Arith):
+            return bool(expr.operands) and all(constant(o) for o in expr.operands)
+        return False
+    for stmt in ir.walk_stmts(body):
+        if isinstance(stmt, ir.Assign) and stmt.var is not None and constant(stmt.value):
+            out.add(stmt.var)
+    return out
+
+
 def _live_ins(body: list, scope: ir.Scope) -> list:
     """O3: variables the body uses before defining them, in order of first use."""
     defined = defined_vars(body)
@@ -183,10 +202,13 @@ def _infer_param_directions(state, fn: Fn, hierarchy: bool) -> None:
     writes: dict[int, list] = {}  # step 1b / 1a evidence
     stores: set = set()
     callee_read = [False] * len(caps)
+    iter_args: set = set()  # loop iter-args that stand for a capture, and op results aliasing them
     callee_write: dict[int, list] = {}
 
     def mark_read(expr, span) -> None:
         for v in ir.expr_vars(expr):
+            if v in iter_args:
+                continue  # O5's alias rule follows op results, not loop carries (oracle)
             k = alias.get(v)
             if k is not None and read[k] is None:
                 read[k] = span
@@ -211,6 +233,8 @@ def _infer_param_directions(state, fn: Fn, hierarchy: bool) -> None:
                     source = view.arg_for(aliased) if aliased is not None else None
                     if stmt.var is not None and isinstance(source, ir.Ref) and source.var in alias:
                         alias[stmt.var] = alias[source.var]
+                        if source.var in iter_args:
+                            iter_args.add(stmt.var)
                 elif isinstance(value, ir.UserCall):
                     user_call(value, stmt.span)
                 else:
@@ -224,9 +248,9 @@ def _infer_param_directions(state, fn: Fn, hierarchy: bool) -> None:
                 mark_read(stmt.cond, stmt.span)
                 visit(stmt.then)
                 visit(stmt.orelse)
-                for phi in stmt.phis:
-                    for v in (phi.then_value, phi.else_value):
-                        if v is not None:
+                for phi in stmt.phis:  # a branch yielding an op result that aliases a capture reads
+                    for v in (phi.then_value, phi.else_value):  # it; the capture itself passed on does not
+                        if v is not None and v not in index:
                             mark_read(ir.Ref(v), stmt.span)
             elif isinstance(stmt, ir.Loop):
                 for b in stmt.bounds + stmt.header_uses:
@@ -234,10 +258,13 @@ def _infer_param_directions(state, fn: Fn, hierarchy: bool) -> None:
                 for c in stmt.carries:
                     if c.init is not None and c.init in alias:
                         alias[c.iter_var] = alias[c.init]
+                        iter_args.add(c.iter_var)
                 visit(stmt.body)
                 for c in stmt.carries:
                     if c.yield_value is not None and c.yield_value in alias:
                         alias[c.result] = alias[c.yield_value]
+                        if c.yield_value in iter_args:
+                            iter_args.add(c.result)
             elif isinstance(stmt, ir.Scope):
                 for e in stmt.uses + stmt.deps:
                     mark_read(e, stmt.span)

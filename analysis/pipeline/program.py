@@ -17,7 +17,7 @@ from .calls import callee_evidence, derive_calls, is_tensor_arg
 from .in_param_written import InParamWrite, applies, check
 from .model import CallResult, Evidence, Fn, FnParam
 from .normalise import normalise
-from .outline import outline_program
+from .outline import constant_vars, outline_program
 from .propagate import propagate
 from .types import expr_type, infer_types, resolve_op
 from .upgrade import upgrade
@@ -67,6 +67,7 @@ class ProgramState:
         self.fns: dict[str, Fn] = {}
         self.external = external
         self._resolved: dict = {}
+        self.constant_vars: set = set()  # versions bound to literal numbers (outlining does not pass them)
 
     def add(self, fn: Fn) -> None:
         self.fns[fn.key] = fn
@@ -111,6 +112,8 @@ def analyse_program(name: str, functions: list[ir.Function], registry: Registry,
         return [p.name for p in callee.params] if callee is not None else None
 
     analysed = [fn for fn in users if fn.kind is not Kind.INLINE]
+    for fn in analysed:  # before N1: the compiler folds a function's own constants, not an inlined helper's
+        state.constant_vars |= constant_vars(fn.body)
     for fn in analysed:  # N1
         fn.body = normalise(fn.body, inline_of, params_of=params_of)
     for fn in users:
