@@ -7,7 +7,7 @@ the module's (or one enclosing function's) decorated functions.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 from ..syntax import nodes as s
 from ..syntax.nodes import Span
@@ -40,13 +40,17 @@ class ProgramDecl:
     parent: Optional[str] = None  # a closure program falls back to the module's functions
 
 
-def build_context(units: list[list[s.Stmt]]) -> ModuleContext:
-    """Imports and constants of the module's top level, in source order."""
+def build_context(units: list[list[s.Stmt]],
+                  imported_constants: Optional[Callable[[ModuleContext], dict]] = None) -> ModuleContext:
+    """Imports and constants of the module's top level, in source order. Constants imported from
+    other modules (`imported_constants`) come first, so that `PAGES = 32 // BLOCK` folds."""
     ctx = ModuleContext()
     for stmts in units:
         for st in stmts:
             if isinstance(st, (s.Import, s.ImportFrom)):
                 ctx.add_import(st)
+    if imported_constants is not None:
+        ctx.constants.update(imported_constants(ctx))
     for stmts in units:
         for st in stmts:
             _record_constant(st, ctx.constants)

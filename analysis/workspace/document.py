@@ -119,12 +119,10 @@ class DocumentAnalyzer:
             parsed.append(result)
         statements = [p.stmts for p in parsed]
         top = [st if u.kind == "statement" else [] for st, u in zip(statements, units)]
-        ctx = build_context(top)
+        ctx = build_context(top, self.imported_constants)
         self.module_constants = dict(ctx.constants)
         self.module_imports = dict(ctx.imported)
         self.module_functions, self.module_offsets = {}, {}
-        for name, value in self.imported_constants(ctx).items():
-            ctx.constants.setdefault(name, value)
         self.closures: dict = {}  # (closure program, unit) -> its functions and their offset
         fingerprint = _context_key(ctx)
         contributions = [_contribution(p, ctx, fingerprint, u.kind) for p, u in zip(parsed, units)]

@@ -2,11 +2,15 @@
 # pl code at all. `pl.unroll(PAGES)` is expanded into PAGES copies, so the
 # second page's writes follow the first's inside the same Spmd body and the
 # scratch buffer becomes InOut (O5: read and written); an unexpanded loop would
-# give OutputExisting.
+# give OutputExisting. `derived_branch` folds an `if` over a constant this file
+# derives from an imported one (`SPLIT = 64 // TILE_ROWS`): only the branch
+# that runs exists, so `spare` is not captured.
 # Directions verified with the oracle (--pipeline), run from this folder.
 import pypto.language as pl
 
-from config import PAGES
+from config import PAGES, TILE_ROWS
+
+SPLIT = 64 // TILE_ROWS
 
 
 @pl.jit
@@ -28,4 +32,20 @@ def main(
     with pl.at(level=pl.Level.CORE_GROUP):  # expect: work=Input, o=OutputExisting
         t = pl.load(work, [0, 0], [128, 64])
         o = pl.store(t, [0, 0], o)
+    return o
+
+
+@pl.jit
+def derived_branch(
+    a: pl.Tensor[[128, 64], pl.BF16],
+    spare: pl.Tensor[[128, 64], pl.BF16],
+    o: pl.Out[pl.Tensor[[128, 64], pl.BF16]],
+):
+    with pl.at(level=pl.Level.CORE_GROUP):  # expect: a=Input, o=OutputExisting
+        t = pl.load(a, [0, 0], [64, 64])
+        if SPLIT == 8:
+            o = pl.store(t, [0, 0], o)
+        else:
+            spare = pl.store(t, [0, 0], spare)
+            o = pl.store(t, [0, 0], o)
     return o
