@@ -6,6 +6,7 @@ and flow through copies, phis and loop carries.
 """
 from __future__ import annotations
 
+import weakref
 from typing import Callable, Mapping, Optional
 
 from ..ir import nodes as ir
@@ -117,7 +118,18 @@ def resolve_op(call: ir.OpCall, types: Mapping, registry: Registry) -> OpView:
         return OpView(call, resolved)
     kinds = tuple(kind_of(a, types) for a in call.args)
     resolved = registry.resolve(call.dsl, kinds, len(call.args), tuple(call.kwargs))
-    return OpView(call, resolved)
+    # every stage asks again about the same call: keep its view (the kwargs are read once)
+    views = _VIEWS.get(call)
+    if views is None:
+        views = _VIEWS[call] = {}
+    known = views.get(id(resolved))
+    if known is not None and known.resolved is resolved:
+        return known
+    view = views[id(resolved)] = OpView(call, resolved)
+    return view
+
+
+_VIEWS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()  # OpCall -> {id(ResolvedCall): OpView}
 
 
 def subscript_is_slice(sub: ir.Subscript, types: Mapping) -> bool:
