@@ -39,7 +39,8 @@ def hint_lines(hint: ArgHint, link: LinkMaker = _plain) -> list[str]:
 
 def call_markdown(site: CallSite, link: LinkMaker = _plain, only: Optional[int] = None) -> str:
     what = "scope dispatch" if site.scope else ("submit" if site.submit else "call")
-    head = f"**{site.callee}** ({site.callee_kind}) — {what} in `{site.function}`"
+    kind = f" ({site.callee_kind})" if site.callee_kind != "?" else ""  # an unknown callee has no kind
+    head = f"**{site.callee}**{kind} — {what} in `{site.function}`"
     lines = [head, ""]
     if site.skipped:
         lines.append(f"No directions: {site.skipped}")
