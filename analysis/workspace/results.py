@@ -18,6 +18,10 @@ class Range:
     end_line: int
     end_col: int
 
+    def holds(self, line: int, col: int) -> bool:
+        """Is the position inside, both ends included (a cursor right after a call is on it)?"""
+        return (self.line, self.col) <= (line, col) <= (self.end_line, self.end_col)
+
 
 @dataclass(frozen=True)
 class Location:
@@ -127,26 +131,17 @@ class DocumentAnalysis:
         """The innermost call whose range holds the position."""
         best = None
         for site in self.calls:
-            r = site.range
-            if (r.line, r.col) <= (line, col) <= (r.end_line, r.end_col):
-                if best is None or (r.line, r.col) >= (best.range.line, best.range.col):
+            if site.range.holds(line, col):
+                if best is None or (site.range.line, site.range.col) >= (best.range.line, best.range.col):
                     best = site
         return best
 
     def signature_at(self, line: int, col: int) -> Optional[SignatureChange]:
         """The parameter with a changed direction whose declaration holds the position."""
-        for change in self.signatures:
-            r = change.range
-            if (r.line, r.col) <= (line, col) <= (r.end_line, r.end_col):
-                return change
-        return None
+        return next((change for change in self.signatures if change.range.holds(line, col)), None)
 
     def op_at(self, line: int, col: int) -> Optional[OperatorSite]:
-        for site in self.operators:
-            r = site.range
-            if (r.line, r.col) <= (line, col) <= (r.end_line, r.end_col):
-                return site
-        return None
+        return next((site for site in self.operators if site.range.holds(line, col)), None)
 
     def calls_on_line(self, line: int) -> list[CallSite]:
         return [c for c in self.calls if c.range.line <= line <= c.range.end_line]
