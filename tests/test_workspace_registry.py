@@ -78,6 +78,16 @@ def test_typing_elsewhere_in_the_file_changes_nothing(tmp_path: Path):
     ops.parent.mkdir(parents=True)
     ops.write_text(OPS, encoding="utf-8")
     registry = WorkspaceRegistry(tmp_path, load_dsl_map())
-    before = registry.fingerprint
+    before = registry.declarations
     assert not registry.update(ops, "// a comment being typed\n" + OPS)
-    assert registry.fingerprint == before
+    assert registry.declarations == before
+
+
+def test_renaming_an_argument_is_a_change(tmp_path: Path):
+    """Argument names are declarations too: hovers label them, keywords map through them."""
+    ops = tmp_path / "src" / "ir" / "op" / "ops.cpp"
+    ops.parent.mkdir(parents=True)
+    ops.write_text(OPS, encoding="utf-8")
+    registry = WorkspaceRegistry(tmp_path, load_dsl_map())
+    assert registry.update(ops, OPS.replace('"output_tensor"', '"out"'))
+    assert registry.registry().op("tile.store").arg_names[2] == "out"

@@ -2,13 +2,14 @@
 
 Keeps the ops declared by each source file, so that an edit of one file (an
 unsaved buffer) re-reads only that file. The analysis asks `registry()`; its
-`fingerprint` changes only when a declaration changed, so typing elsewhere in
-a .cpp file does not invalidate every pl program.
+`update` reports a change only when a declaration changed (where it sits does
+not count), so typing elsewhere in a .cpp file does not invalidate every pl
+program.
 """
 from __future__ import annotations
 
-import hashlib
 import os
+from dataclasses import replace
 from pathlib import Path
 from typing import Optional
 
@@ -50,7 +51,7 @@ class WorkspaceRegistry:
                 if "REGISTER_OP" in text:
                     self.by_file[path] = self._read(path, text)
         self._registry: Optional[Registry] = None
-        self.fingerprint = self._fingerprint()
+        self.declarations = self._declarations()
 
     def owns(self, path: Path) -> bool:
         try:
@@ -74,26 +75,25 @@ class WorkspaceRegistry:
         if ops == self.by_file.get(path, {}):
             return False
         self.by_file[path] = ops
-        fingerprint = self._fingerprint()
-        changed = fingerprint != self.fingerprint
-        self.fingerprint = fingerprint
+        declarations = self._declarations()
+        changed = declarations != self.declarations
+        self.declarations = declarations
         self._registry = None
         return changed
 
+    def _merged(self) -> dict[str, OpInfo]:
+        """Every op, the first file (in path order) that declares a name winning."""
+        ops: dict[str, OpInfo] = {}
+        for path in sorted(self.by_file):
+            for name, op in self.by_file[path].items():
+                ops.setdefault(name, op)
+        return ops
+
     def registry(self) -> Registry:
         if self._registry is None:
-            ops: dict[str, OpInfo] = {}
-            for path in sorted(self.by_file):
-                for name, op in self.by_file[path].items():
-                    ops.setdefault(name, op)
-            self._registry = Registry(ops, self.dsl, source=f"workspace:{self.checkout}")
+            self._registry = Registry(self._merged(), self.dsl, source=f"workspace:{self.checkout}")
         return self._registry
 
-    def _fingerprint(self) -> str:
-        parts = []
-        for path in sorted(self.by_file):
-            for name, op in sorted(self.by_file[path].items()):
-                parts.append(repr((name, sorted(op.fixed_effects.items(), key=lambda kv: kv[0]),
-                                   sorted((k, repr(v)) for k, v in op.kwarg_effects.items()), op.no_arg_writes,
-                                   op.write_channel, op.output_reuses_input, op.is_view)))
-        return hashlib.sha1("\n".join(parts).encode()).hexdigest()
+    def _declarations(self) -> dict[str, OpInfo]:
+        """What the analysis reads of the ops: everything but where they are declared."""
+        return {name: replace(op, location=None) for name, op in self._merged().items()}
