@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import sys
@@ -67,7 +68,7 @@ def cmd_check(args) -> int:
         json.dump(reports, sys.stdout, indent=1, ensure_ascii=False)
         print()
     else:
-        print(render.summary(len(files), reports_seen=workspace), file=sys.stderr)
+        print(render.summary(len(files)), file=sys.stderr)
     threshold = {"warning": 1, "error": 2, "never": 3}[args.fail_on]
     return 1 if worst >= threshold else 0
 
@@ -93,7 +94,7 @@ def cmd_explain(args) -> int:
         print(f"{file}:{line}: no direction-bearing call on this line")
         return 1
     for site in sites:
-        print(render.explain_text(site, analysis, file))
+        print(render.explain_text(site, file))
     return 0
 
 
@@ -103,25 +104,25 @@ def _sites_at(analysis: Optional[DocumentAnalysis], line: int, col: Optional[int
     if col is not None:
         site = analysis.call_at(line, col)
         return [site] if site else []
-    return [c for c in analysis.calls if c.range.line == line]
+    return analysis.calls_on_line(line)
 
 
 def cmd_registry(args) -> int:
-    from ..registry.generate import build_registry, dump_json
+    from ..registry.generate import build_table, stats_line
     root = Path(args.checkout)
     if not (root / "src").is_dir():
         raise UsageError(f"{args.checkout} does not look like a PyPTO checkout (no src/ folder)")
-    ops, problems, stats = build_registry(root)
-    data = dump_json(ops)
-    data["validation"] = [render.registry_problem(p) for p in problems]
-    data["stats"] = stats if isinstance(stats, dict) else getattr(stats, "__dict__", str(stats))
-    text = json.dumps(data, indent=1, ensure_ascii=False, default=str)
+    data, problems, stats = build_table(root)  # the bundled table's code and format
+    data["validation"] = [{**dataclasses.asdict(p), "text": str(p)} for p in problems]
+    data["stats"] = dataclasses.asdict(stats)
+    text = json.dumps(data, indent=1, ensure_ascii=False)
     if args.output:
         Path(args.output).write_text(text + "\n", encoding="utf-8")
     else:
         print(text)
     for p in problems:
-        print(render.registry_problem_text(p), file=sys.stderr)
+        print(p, file=sys.stderr)
+    print(stats_line(stats), file=sys.stderr)
     return 1 if problems else 0
 
 

@@ -44,19 +44,10 @@ def analysis_json(path: str, analysis: DocumentAnalysis, scalar: bool) -> dict:
     }
 
 
-def explain_text(site: CallSite, analysis: DocumentAnalysis, path: str) -> str:
+def explain_text(site: CallSite, path: str) -> str:
     header = f"{path}:{site.range.line + 1}:{site.range.col + 1}"
     return header + "\n" + call_markdown(site) + "\n"
 
 
-def summary(files: int, reports_seen=None) -> str:
+def summary(files: int) -> str:
     return f"pypto-lens: checked {files} file{'s' if files != 1 else ''}"
-
-
-def registry_problem(problem) -> dict:
-    data = getattr(problem, "__dict__", None)
-    return dict(data) if data else {"problem": str(problem)}
-
-
-def registry_problem_text(problem) -> str:
-    return str(problem)

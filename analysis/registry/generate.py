@@ -48,7 +48,7 @@ from typing import Any, Mapping, Optional
 from .cpp_chains import parse_chains
 from .declarations import interpret_chain
 from .model import Condition, Effect, KwargRule, Location, OpInfo
-from .validate import RegistryProblem, duplicate_ops, validate_chains
+from .validate import RegistryProblem, duplicate_ops, validate_source
 
 SCHEMA = "pypto-lens/op-effects"
 VERSION = 1
@@ -87,8 +87,7 @@ def build_registry(pypto_root: Path) -> tuple[dict[str, OpInfo], list[RegistryPr
         stats.files_with_chains += 1
         stats.chains_parsed += len(chains)
         stats.incomplete_chains += sum(not c.complete for c in chains)
-        file_problems = validate_chains(chains)
-        # Names registered in earlier files are duplicates too.
+        file_problems = validate_source(text)  # the server's check, as the user sees it
         # Names registered in earlier files are duplicates too (later copies in
         # this file are already reported against the first one here).
         earlier = {}
@@ -209,10 +208,35 @@ def _load_rule(entry: Mapping[str, Any]) -> KwargRule:
 # Command line: python -m analysis.registry.generate PYPTO_ROOT [--commit SHA] [-o OUT]
 
 
+def checkout_commit(root: Path) -> Optional[str]:
+    """The checkout's HEAD, when it is a git checkout."""
+    import subprocess
+    try:
+        return subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"],
+                              capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return None
+
+
+def build_table(root: Path, repository: str = "hw-native-sys/pypto",
+                commit: Optional[str] = None) -> tuple[dict, list[RegistryProblem], RegistryStats]:
+    """The registry of a PyPTO checkout as the bundled table's JSON, with its problems and counts."""
+    ops, problems, stats = build_registry(root)
+    source = {"repository": repository, "commit": commit or checkout_commit(root),
+              "scanned": "src/**/*.{" + ",".join(s[1:] for s in SOURCE_SUFFIXES) + "}"}
+    return dump_json(ops, source), problems, stats
+
+
+def stats_line(stats: RegistryStats) -> str:
+    return (f"files scanned {stats.files_scanned}, with chains {stats.files_with_chains}, "
+            f"chains {stats.chains_parsed} ({stats.incomplete_chains} incomplete), ops {stats.ops}, "
+            f"writing {stats.ops_with_write_effect}, kwarg-dependent {stats.kwarg_dependent_ops}, "
+            f"inexact resolvers {stats.inexact_resolvers}, problems {stats.problems}")
+
+
 def main(argv: Optional[list[str]] = None) -> int:
     import argparse
     import json
-    import subprocess
 
     parser = argparse.ArgumentParser(description="Extract PyPTO's operator registry into JSON.")
     parser.add_argument("pypto_root", type=Path)
@@ -221,27 +245,14 @@ def main(argv: Optional[list[str]] = None) -> int:
     parser.add_argument("-o", "--output", type=Path,
                         default=Path(__file__).with_name("data") / "op_effects.json")
     args = parser.parse_args(argv)
-    commit = args.commit
-    if commit is None:
-        try:
-            commit = subprocess.run(["git", "-C", str(args.pypto_root), "rev-parse", "HEAD"],
-                                    capture_output=True, text=True, check=True).stdout.strip()
-        except (OSError, subprocess.CalledProcessError):
-            commit = None
-    ops, problems, stats = build_registry(args.pypto_root)
+    data, problems, stats = build_table(args.pypto_root, args.repository, args.commit)
     for problem in problems:
-        print(f"{problem.path}:{problem.range.line + 1}:{problem.range.col + 1}: "
-              f"{problem.rule} {problem.code} [{problem.op}] {problem.message}")
+        print(problem)
     for note in stats.unreadable_declarations:
         print(f"unreadable: {note}")
-    source = {"repository": args.repository, "commit": commit,
-              "scanned": "src/**/*.{" + ",".join(s[1:] for s in SOURCE_SUFFIXES) + "}"}
     args.output.parent.mkdir(parents=True, exist_ok=True)
-    args.output.write_text(json.dumps(dump_json(ops, source), indent=1) + "\n", encoding="utf-8")
-    print(f"files scanned {stats.files_scanned}, with chains {stats.files_with_chains}, "
-          f"chains {stats.chains_parsed} ({stats.incomplete_chains} incomplete), ops {stats.ops}, "
-          f"writing {stats.ops_with_write_effect}, kwarg-dependent {stats.kwarg_dependent_ops}, "
-          f"inexact resolvers {stats.inexact_resolvers}, problems {stats.problems}")
+    args.output.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    print(stats_line(stats))
     print(f"wrote {args.output}")
     return 1 if problems else 0
 

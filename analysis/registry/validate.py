@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, replace
-from typing import Iterable, Optional, Sequence
+from typing import Iterable, Optional
 
 from .cpp_chains import Chain, Range, parse_statement, placed_chains
 from .declarations import effect_declaration, interpret_chain
@@ -54,6 +54,11 @@ class RegistryProblem:
     range: Range
     op: Optional[str]
     path: Optional[str] = None  # set by callers that validate many files
+
+    def __str__(self) -> str:
+        where = f"{self.path}:" if self.path else ""
+        return (f"{where}{self.range.line + 1}:{self.range.col + 1}: {self.rule} {self.code} "
+                f"[{self.op}] {self.message}")
 
     def shifted(self, line: int, col: int) -> "RegistryProblem":
         return replace(self, range=self.range.shifted(line, col))
@@ -150,7 +155,9 @@ def check_op(chain: Chain) -> list[RegistryProblem]:
     info = decls.op
     name = chain.op_name or chain.name_text
     problems: list[RegistryProblem] = []
-    if info.write_channel is not None and not info.writes_any_arg and not decls.unknown_effect_index:
+    # an effect or reuse index we could not read may be the missing one: no verdict then
+    violations = op_violations(info) if not decls.unknown_effect_index else []
+    if WRITE_CHANNEL_WITHOUT_WRITE in violations:
         problems.append(_problem(
             WRITE_CHANNEL_WITHOUT_WRITE,
             f"'{name}' declares set_write_channel({info.write_channel}) but writes through no "
@@ -158,8 +165,7 @@ def check_op(chain: Chain) -> list[RegistryProblem]:
             f"should accompany it, or drop the .set_write_channel(...).",
             chain.head_range, chain.op_name))
     reused = info.output_reuses_input
-    if (reused is not None and not info.has_declared_effect(reused)
-            and not decls.unknown_effect_index and not decls.unknown_reuse_index):
+    if REUSE_WITHOUT_ARG_EFFECT in violations and not decls.unknown_reuse_index:
         problems.append(_problem(
             REUSE_WITHOUT_ARG_EFFECT,
             f"'{name}' declares set_output_reuses_input({reused}) but no effect on argument "
@@ -178,14 +184,6 @@ def op_violations(op: OpInfo) -> list[str]:
     if op.output_reuses_input is not None and not op.has_declared_effect(op.output_reuses_input):
         codes.append(REUSE_WITHOUT_ARG_EFFECT)
     return codes
-
-
-def validate_chains(chains: Sequence[Chain]) -> list[RegistryProblem]:
-    """V1-V3 over already parsed chains of one file, duplicates included."""
-    problems = [p for chain in chains for p in validate_chain(chain)]
-    problems.extend(duplicate_ops((c.op_name, c.head_range) for c in chains if c.op_name is not None))
-    problems.sort(key=lambda p: (p.range.line, p.range.col, p.code))
-    return problems
 
 
 def duplicate_ops(heads: Iterable[tuple[str, Range]],
