@@ -24,10 +24,7 @@ def install(server) -> None:
         if text is None or analysis is None:
             return "PyPTO Lens: this document holds no pl program."
         line, col = text.clamp(line, character, ls.encoding)
-        site = analysis.call_at(line, col)
-        if site is None:
-            on_line = [c for c in analysis.calls if c.range.line == line]
-            site = on_line[0] if on_line else None
+        site = analysis.call_at(line, col) or next(iter(analysis.calls_on_line(line)), None)
         if site is None:
             return f"No direction-bearing call at line {line + 1}."
         return f"# Directions at line {site.range.line + 1}\n\n" + call_markdown(site, markdown_link(uri))

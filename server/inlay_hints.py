@@ -68,10 +68,10 @@ def _markdown(value: str) -> types.MarkupContent:
 
 
 def _hint(ls, uri: str, text, hint: ArgHint, scope: bool, encoding: str) -> types.InlayHint:
-    rest = f" ({hint.arg})" if hint.arg and hint.arg != hint.param else ""
-    target = lsp_location(hint.declared, uri, ls.texts, encoding) if hint.declared else None
+    target = lsp_location(ls, hint.declared, uri) if hint.declared else None
+    # H5's label, its first part (the parameter) linking to the callee's declaration
     label = [types.InlayHintLabelPart(value=hint.param, location=target),
-             types.InlayHintLabelPart(value=f"{rest}: {hint.direction.value}")]
+             types.InlayHintLabelPart(value=hint.label[len(hint.param):])]
     return types.InlayHint(
         position=position(text, hint.line, hint.col, encoding), label=label, kind=types.InlayHintKind.Parameter,
         padding_left=scope, padding_right=not scope,

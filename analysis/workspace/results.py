@@ -144,4 +144,5 @@ class DocumentAnalysis:
         return next((site for site in self.operators if site.range.holds(line, col)), None)
 
     def calls_on_line(self, line: int) -> list[CallSite]:
-        return [c for c in self.calls if c.range.line <= line <= c.range.end_line]
+        """The calls that start on a line (what `explain FILE:LINE` shows)."""
+        return [c for c in self.calls if c.range.line == line]
