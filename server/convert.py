@@ -19,14 +19,26 @@ def lsp_range(text: LspText, r: Range, encoding: str) -> types.Range:
                        end=position(text, r.end_line, r.end_col, encoding))
 
 
-def lsp_location(location: Location, uri: str, texts: dict, encoding: str) -> Optional[types.Location]:
+def lsp_location(ls, location: Location, uri: str) -> types.Location:
+    """A place in this document or another one, open or only on disk, in the client's units."""
     target = location.uri or uri
-    text = texts.get(target)
-    if text is None:
-        return types.Location(uri=target, range=types.Range(
-            start=types.Position(line=location.range.line, character=location.range.col),
-            end=types.Position(line=location.range.end_line, character=location.range.end_col)))
-    return types.Location(uri=target, range=lsp_range(text, location.range, encoding))
+    text = ls.texts.get(target) or _disk_text(ls, target)
+    if text is None:  # gone from the disk as well: code points are the best guess
+        r = location.range
+        return types.Location(uri=target, range=types.Range(start=types.Position(line=r.line, character=r.col),
+                                                            end=types.Position(line=r.end_line, character=r.end_col)))
+    return types.Location(uri=target, range=lsp_range(text, location.range, ls.encoding))
+
+
+def _disk_text(ls, uri: str) -> Optional[LspText]:
+    """The line index of a file that is not open (an imported kernel), kept while its text is."""
+    source = ls.lens.text(uri)
+    if source is None:
+        return None
+    cached = ls.disk_texts.get(uri)
+    if cached is None or cached.text is not source:
+        cached = ls.disk_texts[uri] = LspText(source)
+    return cached
 
 
 def markdown_link(uri: str):

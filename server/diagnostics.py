@@ -118,10 +118,8 @@ def _convert(ls, uri: str, text, d: Diagnostic) -> types.Diagnostic:
     related = []
     for step in d.related:
         if step.location is not None:
-            location = lsp_location(step.location, uri, ls.texts, encoding)
-            if location is not None:
-                related.append(types.DiagnosticRelatedInformation(location=location,
-                                                                   message=f"{step.label}: {step.note}".strip(": ")))
+            related.append(types.DiagnosticRelatedInformation(location=lsp_location(ls, step.location, uri),
+                                                               message=f"{step.label}: {step.note}".strip(": ")))
     data = dict(d.data) if d.data else None
     return types.Diagnostic(range=lsp_range(text, d.range, encoding), message=d.message,
                             severity=_SEVERITY.get(d.severity, types.DiagnosticSeverity.Information),

@@ -63,6 +63,7 @@ class LensServer(LanguageServer):
         self.texts: dict[str, LspText] = {}
         self.languages: dict[str, str] = {}
         self.lens = Workspace([])
+        self.disk_texts: dict = {}  # uri -> LspText of files read from disk (see convert.lsp_location)
         self.settings = Settings()
         self.worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pypto-lens-analysis")
         self.pull_diagnostics = False

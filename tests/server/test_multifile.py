@@ -5,7 +5,7 @@ import itertools
 
 import pytest
 
-from lens_client import direction_of, label_text
+from lens_client import direction_of, label_text, pos
 from lens_programs import KERNELS, T, USES_KERNEL, argument_positions
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
@@ -77,6 +77,19 @@ async def test_an_unopened_kernel_is_read_from_disk_and_an_open_one_wins(client)
     # closed without saving: the file again
     client.close(kernels)
     assert [direction_of(h) for h in await kernel_hints(client, main)] == ["Input", "OutputExisting"]
+
+
+async def test_links_into_an_unopened_kernel_count_the_clients_units(client):
+    """The kernel is only on disk, and an astral parameter name precedes `y` on its line."""
+    folder = folder_of(client)
+    kernels = KERNELS.replace("def k(x:", "def k(𝔵:").replace("load(x,", "load(𝔵,")
+    (folder / "kernels.py").write_text(kernels, encoding="utf-8")
+    main = client.open((folder / "main.py").as_uri(), USES_KERNEL)
+    hints = await kernel_hints(client, main)
+    links = [h.label[0].location for h in hints]
+    assert [link.uri for link in links] == [(folder / "kernels.py").as_uri()] * 2
+    assert [link.range.start for link in links] == [pos(kernels, "𝔵: ", client.encoding),
+                                                    pos(kernels, "y: ", client.encoding)]
 
 
 # k no longer writes y at all (declared In, and no store): effective and declared directions change
