@@ -384,6 +384,8 @@ def expr_vars(expr: Any) -> Iterator[Var]:
             yield from expr_vars(a)
         for a in expr.deps:
             yield from expr_vars(a)
+        for a, _, _ in expr.keywords.values():  # left unbound when the callee is unknown
+            yield from expr_vars(a)
     elif isinstance(expr, (TupleExpr,)):
         for a in expr.elts:
             yield from expr_vars(a)

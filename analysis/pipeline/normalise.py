@@ -46,14 +46,7 @@ def normalise(body: list, inline_of: InlineLookup, depth: int = 0, params_of=lam
             if helper is not None:
                 out.extend(_expand(stmt, helper, inline_of, depth, params_of))
                 continue
-        if isinstance(stmt, ir.If):
-            fixed = _constant(stmt.cond)
-            if fixed is not None:  # Simplify deletes the branch that cannot run (`if False:`)
-                out.extend(normalise(stmt.then if fixed else stmt.orelse, inline_of, depth, params_of))
-                out.extend(ir.Assign(phi.var, ir.Ref(phi.then_value if fixed else phi.else_value, stmt.span),
-                                     stmt.span)
-                           for phi in stmt.phis if (phi.then_value if fixed else phi.else_value) is not None)
-                continue
+        if isinstance(stmt, ir.If):  # (an `if` over constants was decided in lowering)
             stmt = replace(stmt, then=normalise(stmt.then, inline_of, depth, params_of),
                            orelse=normalise(stmt.orelse, inline_of, depth, params_of))
         elif isinstance(stmt, ir.Loop):
@@ -66,12 +59,6 @@ def normalise(body: list, inline_of: InlineLookup, depth: int = 0, params_of=lam
             stmt = replace(stmt, body=normalise(stmt.body, inline_of, depth, params_of))
         out.append(stmt)
     return out
-
-
-def _constant(cond) -> Optional[bool]:
-    if isinstance(cond, ir.Const) and isinstance(cond.value, (bool, int, float)) and cond.value is not None:
-        return bool(cond.value)
-    return None
 
 
 def bind_keywords(call: ir.UserCall, params: Optional[list[str]]) -> ir.UserCall:
@@ -181,7 +168,8 @@ class _Cloner:
             return replace(e, args=[self.expr(a) for a in e.args],
                            kwargs={k: self.expr(v) for k, v in e.kwargs.items()})
         if isinstance(e, ir.UserCall):
-            return replace(e, args=[self.expr(a) for a in e.args], deps=[self.expr(d) for d in e.deps])
+            return replace(e, args=[self.expr(a) for a in e.args], deps=[self.expr(d) for d in e.deps],
+                           keywords={k: (self.expr(v), span, marker) for k, (v, span, marker) in e.keywords.items()})
         if isinstance(e, ir.TupleExpr):
             return ir.TupleExpr([self.expr(x) for x in e.elts], e.span)
         if isinstance(e, ir.Subscript):
