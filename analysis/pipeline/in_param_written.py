@@ -37,28 +37,10 @@ class InParamWrite:
         return "InOut" if self.read else "Out"
 
 
-def applies(fn: Fn) -> bool:
-    """IW7 (and Q3): which functions are checked."""
-    if fn.kind not in _CHECKED:
-        return False
-    if fn.kind is Kind.OPAQUE and _promoted(fn.body):
-        return False  # O1 makes it an Orchestration function: its parameters are the host ABI
-    return True
-
-
-def _promoted(body: list) -> bool:
-    """O1: an InCore scope outlined from this function (not from a hierarchy scope inside it)."""
-    for stmt in body:
-        if isinstance(stmt, ir.Scope):
-            if stmt.kind in ("incore", "spmd_for", "split_aiv"):
-                return True
-            if stmt.kind != "hierarchy" and _promoted(stmt.body):
-                return True
-        elif isinstance(stmt, ir.If) and (_promoted(stmt.then) or _promoted(stmt.orelse)):
-            return True
-        elif isinstance(stmt, ir.Loop) and _promoted(stmt.body):
-            return True
-    return False
+def applies(declared: Kind, promoted: bool) -> bool:
+    """IW7 (and Q3): is a function of this declared kind checked? `promoted`: outlining (O1) made an
+    Opaque function Orchestration, so its parameters are the host ABI and it is not."""
+    return declared in _CHECKED and not promoted
 
 
 def check(state, fn: Fn, declared_body: list, annotation_spans: dict[int, Span]) -> list[InParamWrite]:

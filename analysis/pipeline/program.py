@@ -21,7 +21,7 @@ from .outline import constant_vars, outline_program
 from .propagate import propagate
 from .types import expr_type, infer_types, resolve_op
 from .upgrade import upgrade
-from .walk import calls, op_calls
+from .walk import op_calls
 from .wrappers import materialize
 
 
@@ -124,7 +124,6 @@ def analyse_program(name: str, functions: list[ir.Function], registry: Registry,
         for fn in users:
             fn.types = infer_types(fn.params, fn.body, registry, returns_of)
     declared = {fn.key: fn.body for fn in analysed}
-    promoted = {fn.key for fn in analysed if not applies(fn) and fn.kind is Kind.OPAQUE}
 
     for fn in users:  # inline helpers are analysed only through their expansions
         if fn.kind is Kind.INLINE:
@@ -143,13 +142,11 @@ def analyse_program(name: str, functions: list[ir.Function], registry: Registry,
 
     writes: list[InParamWrite] = []
     for fn in analysed:
-        if fn.key in promoted:
-            continue
-        kind_as_declared = fn.source.kind if fn.source else fn.kind
-        probe = Fn(fn.key, fn.name, kind_as_declared, fn.params, declared[fn.key], fn.owner, source=fn.source,
-                   types=fn.types)
-        if applies(probe):
-            spans = {k: p.annotation_span for k, p in enumerate(fn.source.params)} if fn.source else {}
+        promoted = fn.source.kind is Kind.OPAQUE and fn.kind is Kind.ORCHESTRATION
+        if applies(fn.source.kind, promoted):
+            probe = Fn(fn.key, fn.name, fn.source.kind, fn.params, declared[fn.key], fn.owner, source=fn.source,
+                       types=fn.types)
+            spans = {k: p.annotation_span for k, p in enumerate(fn.source.params)}
             writes.extend(check(state, probe, declared[fn.key], spans))
 
     problems = _problems(state, analysed, results)
