@@ -321,7 +321,7 @@ class FunctionLowering:
 
     def stmt_If(self, st: s.If) -> None:
         folded = fold(st.test, self.constants)
-        if isinstance(folded, (bool, int)):  # over constants only: the parser keeps the branch that runs
+        if isinstance(folded, (bool, int, float)):  # over constants only: the parser keeps the branch that runs
             for stmt in self.block(st.body if folded else st.orelse):
                 self.emit(stmt)
             return
