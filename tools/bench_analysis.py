@@ -53,10 +53,10 @@ def big_program(lines: int, seed: int = 7) -> str:
             if shape < 0.4:
                 out.append(f"        {name} = self.produce(x, {name})")
             elif shape < 0.7:
-                out.append(f"        for i in pl.range(n):")
+                out.append("        for i in pl.range(n):")
                 out.append(f"            {name} = self.produce({rng.choice(names)}, {name})")
             else:
-                out.append(f"        for j in pl.parallel(4):")
+                out.append("        for j in pl.parallel(4):")
                 out.append(f"            total = self.accumulate(total, {name})")
         out.append(f"        return {names[-1]}")
         block += 1

@@ -6,7 +6,6 @@ Submits (C12). Every direction carries its Derivation (H7).
 """
 from __future__ import annotations
 
-from typing import Optional
 
 from ..ir import nodes as ir
 from ..ir.nodes import ArgDir, Dir

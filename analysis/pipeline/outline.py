@@ -10,14 +10,13 @@ directions from InferParamDirections (O5), and a `Dispatch` in the parent.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Optional
 
 from ..ir import nodes as ir
 from ..ir.nodes import Dir, Kind
 from ..registry.model import Effect
 from .model import Derivation, Dispatch, Evidence, Fn, FnParam
 from .types import resolve_op
-from .walk import defined_vars, expr_uses, iter_uses, top_level_defs
+from .walk import defined_vars, iter_uses, top_level_defs
 
 _PASS_KINDS = {
     "hierarchy": ("hierarchy",),
@@ -180,7 +179,7 @@ def _uses_outside(body: list, scope: ir.Scope) -> set:
         if stmt is scope:
             continue
         if isinstance(stmt, ir.If):
-            out.update(expr_uses(stmt.cond))
+            out.update(ir.expr_vars(stmt.cond))
             out |= _uses_outside(stmt.then, scope) | _uses_outside(stmt.orelse, scope)
             out.update(v for phi in stmt.phis for v in (phi.then_value, phi.else_value) if v is not None)
         elif isinstance(stmt, (ir.Loop, ir.Scope)):

@@ -7,7 +7,7 @@ Submits count (D3). Repeated over all callers until nothing changes (P4).
 from __future__ import annotations
 
 from ..ir import nodes as ir
-from ..ir.nodes import Dir, Kind
+from ..ir.nodes import Kind
 from .model import Derivation, Evidence, Fn
 from .roots import Roots
 from .walk import calls
@@ -46,12 +46,9 @@ def _propagate_one(state, fn: Fn) -> bool:
                 k = params.get(root)
                 if k is None:
                     continue
-                to = Dir.OUT if g is Dir.OUT else Dir.INOUT
-                if g is Dir.OUT and fn.dirs[k] is not Dir.IN:
-                    continue
                 why = Derivation("P3", f"passed to {callee.name} ({callee.params[i].name}: {g.value}): "
-                                       f"propagated to {to.value}",
+                                       f"propagated to {g.value}",
                                  (Evidence("callee", call.owner or fn.owner, call.span, callee.name),))
-                if fn.promote(k, to, why):
+                if fn.promote(k, g, why):  # never lowers: an InOut parameter stays InOut
                     changed = True
     return changed

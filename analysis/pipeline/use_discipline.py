@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from ..ir import nodes as ir
 from ..syntax.nodes import Span
 from .model import Dispatch, Fn
-from .walk import defined_vars, expr_uses, iter_uses
+from .walk import defined_vars, iter_uses
 
 
 @dataclass(frozen=True)
@@ -40,7 +40,7 @@ def check(state, fn: Fn) -> list[StaleUse]:
             found.append(StaleUse(var.name, owner, span, call.owner or fn.owner, call.span, callee))
 
     def use(expr, owner: str, span: Span, passed: dict) -> None:
-        for var in expr_uses(expr):
+        for var in ir.expr_vars(expr):
             if var in passed:
                 call, callee = passed[var]
                 report(var, owner, span, call, callee)

@@ -7,26 +7,15 @@ from ..ir import nodes as ir
 from .model import Dispatch
 
 
-def expr_uses(expr) -> Iterator[ir.Var]:
-    """Variables an expression uses, left to right (positional arguments before keywords)."""
-    if isinstance(expr, ir.UserCall):
-        for a in expr.args:
-            yield from expr_uses(a)
-        for d in expr.deps:
-            yield from expr_uses(d)
-        return
-    yield from ir.expr_vars(expr)
-
-
 def iter_uses(body: list) -> Iterator[ir.Var]:
     """Every variable use in a body, in a left-to-right, top-to-bottom walk (O3)."""
     for stmt in body:
         if isinstance(stmt, ir.Assign):
-            yield from expr_uses(stmt.value)
+            yield from ir.expr_vars(stmt.value)
         elif isinstance(stmt, Dispatch):
-            yield from expr_uses(stmt.call)
+            yield from ir.expr_vars(stmt.call)
         elif isinstance(stmt, ir.If):
-            yield from expr_uses(stmt.cond)
+            yield from ir.expr_vars(stmt.cond)
             yield from iter_uses(stmt.then)
             yield from iter_uses(stmt.orelse)
             for phi in stmt.phis:
@@ -35,9 +24,9 @@ def iter_uses(body: list) -> Iterator[ir.Var]:
                         yield v
         elif isinstance(stmt, ir.Loop):
             for b in stmt.bounds:
-                yield from expr_uses(b)
+                yield from ir.expr_vars(b)
             for e in stmt.header_uses:
-                yield from expr_uses(e)
+                yield from ir.expr_vars(e)
             for c in stmt.carries:
                 if c.init is not None:
                     yield c.init
@@ -47,13 +36,13 @@ def iter_uses(body: list) -> Iterator[ir.Var]:
                     yield c.yield_value
         elif isinstance(stmt, ir.Scope):
             for e in stmt.uses:
-                yield from expr_uses(e)
+                yield from ir.expr_vars(e)
             for e in stmt.deps:
-                yield from expr_uses(e)
+                yield from ir.expr_vars(e)
             yield from iter_uses(stmt.body)
         elif isinstance(stmt, (ir.Return, ir.OpaqueStmt)):
             for e in (stmt.values if isinstance(stmt, ir.Return) else stmt.uses):
-                yield from expr_uses(e)
+                yield from ir.expr_vars(e)
 
 
 def defined_vars(body: list) -> set:

@@ -6,7 +6,7 @@ directions before this stage (W5); it only promotes (W3, W6).
 from __future__ import annotations
 
 from ..ir import nodes as ir
-from ..ir.nodes import Dir, Kind
+from ..ir.nodes import Kind
 from .model import Derivation, Evidence
 from .walk import calls
 
@@ -41,11 +41,7 @@ def materialize(state) -> None:
                     continue  # W3: only an argument that is exactly a wrapper parameter
                 p = params[arg.var]
                 d = effective[i]
-                new = vector[p]
-                if d is Dir.INOUT and vector[p] is not Dir.INOUT:
-                    new = Dir.INOUT
-                elif d is Dir.OUT and vector[p] is Dir.IN:
-                    new = Dir.OUT
+                new = vector[p].merge(d)
                 if new is not vector[p]:
                     vector[p] = new
                     grew = True

@@ -17,12 +17,11 @@ from ..ir import nodes as ir
 from ..ir.context import ModuleContext
 from ..ir.lower import FunctionLowering
 from ..ir.module import FunctionSource, ProgramDecl, build_context, find_programs, unit_contribution
-from ..ir.nodes import ARG_STRENGTH, ArgDir
+from ..ir.nodes import ARG_STRENGTH
 from ..pipeline.model import CallResult, Derivation, Evidence, Fn, external_copy
 from ..pipeline.program import ProgramResult, analyse_program
 from ..registry.registry import Registry
 from ..syntax import chunker
-from ..syntax import nodes as s
 from ..syntax.parser import SyntaxProblem
 from ..syntax.recovery import parse_recovering
 from ..syntax.nodes import Span

@@ -83,7 +83,7 @@ def argument_positions(source: str, call: str, occurrence: int, encoding: str) -
     for _ in range(occurrence + 1):
         start = source.index(call, start + 1)
     open_paren = start + call.index("(") + 1
-    offsets, depth, i = [open_paren], 0, open_paren
+    offsets, depth = [open_paren], 0
     body = call[call.index("(") + 1:-1]
     for j, ch in enumerate(body):
         if ch in "([":

@@ -13,7 +13,7 @@ import pytest
 from lsprotocol import types
 
 from lens_client import apply_edit, label_text, line_spans, lsp_position, units
-from lens_programs import DEMO, EMOJI_CALL
+from lens_programs import DEMO
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
