@@ -14,7 +14,7 @@ from typing import Optional
 from ..ir import nodes as ir
 from ..ir.nodes import Dir, Kind
 from ..syntax.nodes import Span
-from .model import Dispatch, Evidence, Fn
+from .model import Evidence, Fn
 from .types import expr_type, resolve_op, subscript_is_slice
 
 _CHECKED = (Kind.INCORE, Kind.AIC, Kind.AIV, Kind.OPAQUE)
@@ -141,8 +141,6 @@ def check(state, fn: Fn, declared_body: list, annotation_spans: dict[int, Span])
             elif isinstance(stmt, ir.OpaqueStmt):
                 for e in stmt.uses:
                     read(e)
-            elif isinstance(stmt, Dispatch):
-                pass
 
     visit(declared_body)
     out = []

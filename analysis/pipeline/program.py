@@ -66,7 +66,6 @@ class ProgramState:
         self.registry = registry
         self.fns: dict[str, Fn] = {}
         self.external = external
-        self._resolved: dict = {}
         self.constant_vars: set = set()  # versions bound to literal numbers (outlining does not pass them)
 
     def add(self, fn: Fn) -> None:

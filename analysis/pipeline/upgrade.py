@@ -65,7 +65,7 @@ def upgrade(state, fn: Fn) -> None:
                     if stmt.var is not None:
                         origins[stmt.var] = frozenset()
                 elif stmt.var is not None:
-                    origins[stmt.var] = of(value) if isinstance(value, ir.Ref) else _tuple_get(value, origins)
+                    origins[stmt.var] = of(value)  # a copy keeps its origin; anything else has none
                     computed_from[stmt.var] = frozenset().union(
                         *(computed_from.get(v, frozenset()) for v in ir.expr_vars(value)))
                     if record:
@@ -95,11 +95,10 @@ def upgrade(state, fn: Fn) -> None:
                     origins[c.result] = origins.get(c.iter_var, frozenset()) | origins.get(c.yield_value, frozenset())
             elif isinstance(stmt, ir.Scope):
                 visit(stmt.body, record)
-            elif record and isinstance(stmt, (ir.Return, ir.OpaqueStmt)):
-                for e in (stmt.values if isinstance(stmt, ir.Return) else stmt.uses):
-                    if isinstance(stmt, ir.OpaqueStmt):
-                        for k in everywhere(e):
-                            first_read.setdefault(k, stmt.span)
+            elif record and isinstance(stmt, ir.OpaqueStmt):  # a return is no read (it is the output)
+                for e in stmt.uses:
+                    for k in everywhere(e):
+                        first_read.setdefault(k, stmt.span)
 
     visit(fn.body, True)
     for k, (op_name, span) in first_write.items():
@@ -112,10 +111,6 @@ def upgrade(state, fn: Fn) -> None:
         fn.promote(k, to, Derivation("U4", f"declared In but written by {op_name} in this InCore body: "
                                            f"upgraded to {to.value}", tuple(evidence)))
     fn.hidden_outputs = _hidden_outputs(fn, origins)
-
-
-def _tuple_get(value, origins) -> frozenset:
-    return frozenset()
 
 
 def _reassembles_itself(view, of, computed_from) -> bool:

@@ -19,14 +19,6 @@ class Span:
     end_line: int
     end_col: int
 
-    def shifted(self, lines: int) -> "Span":
-        return Span(self.line + lines, self.col, self.end_line + lines, self.end_col)
-
-    def contains(self, line: int, col: int) -> bool:
-        if (line, col) < (self.line, self.col):
-            return False
-        return (line, col) <= (self.end_line, self.end_col)
-
     def to(self, other: "Span") -> "Span":
         return Span(self.line, self.col, other.end_line, other.end_col)
 

@@ -21,10 +21,6 @@ from .nodes import Span
 
 GRAMMAR = Path(__file__).with_name("python_subset.lark")
 
-# Python's binary operator precedence, lowest first (all left-associative).
-_PRECEDENCE = {op: level for level, ops in enumerate(
-    [("|",), ("^",), ("&",), ("<<", ">>"), ("+", "-"), ("*", "@", "/", "//", "%")]) for op in ops}
-
 _OPEN = {"(", "[", "{"}
 _CLOSE = {")", "]", "}"}
 
