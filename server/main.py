@@ -4,10 +4,13 @@ from __future__ import annotations
 import argparse
 import gc
 import logging
+import os
 import sys
 from typing import Optional
 
 from lsprotocol import types
+
+from analysis.cli.main import add_serve_arguments
 
 from . import code_actions, commands, diagnostics, hover, inlay_hints
 from .registry_sources import RegistrySources
@@ -46,21 +49,13 @@ def create_server() -> LensServer:
         if changed:
             ls.refresh_views()
 
-    @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
-    def opened(ls: LensServer, params: types.DidOpenTextDocumentParams) -> None:
+    def document_changed(ls: LensServer, params) -> None:
+        """Opened or edited: publish its diagnostics, and those of the files that may import it."""
         ls.diagnostics.schedule(params.text_document.uri)
         if ls.is_python(params.text_document.uri):
             ls.diagnostics.schedule_others(params.text_document.uri)
-
-    @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
-    def changed(ls: LensServer, params: types.DidChangeTextDocumentParams) -> None:
-        ls.diagnostics.schedule(params.text_document.uri)
-        if ls.is_python(params.text_document.uri):
-            ls.diagnostics.schedule_others(params.text_document.uri)
-
-    @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
-    def saved(ls: LensServer, params: types.DidSaveTextDocumentParams) -> None:
-        pass
+    server.feature(types.TEXT_DOCUMENT_DID_OPEN)(document_changed)
+    server.feature(types.TEXT_DOCUMENT_DID_CHANGE)(document_changed)
 
     return server
 
@@ -81,9 +76,18 @@ async def _pull_settings(ls: LensServer) -> bool:
     return ls.apply_settings(values[0])
 
 
-def serve(args: Optional[argparse.Namespace] = None) -> None:
+def _set_logging() -> None:
+    """Our log at PYPTO_LENS_LOG_LEVEL (INFO by default; the VS Code extension sets it from its
+    logLevel setting). pygls logs every message it sends at INFO: that is the LSP trace's job, so
+    its log is quieter unless DEBUG is asked for."""
+    level = getattr(logging, os.environ.get("PYPTO_LENS_LOG_LEVEL", "INFO").upper(), logging.INFO)
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s")
-    logging.getLogger("pypto-lens").setLevel(logging.INFO)  # pygls logs every message at INFO: not ours
+    logging.getLogger("pypto-lens").setLevel(level)
+    logging.getLogger("pygls").setLevel(level if level <= logging.DEBUG else max(level, logging.WARNING))
+
+
+def serve(args: Optional[argparse.Namespace] = None) -> None:
+    _set_logging()
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))
     gc.set_threshold(50_000, 20, 50)  # an analysis allocates many small objects: collect less often
     server = create_server()
@@ -97,9 +101,6 @@ def serve(args: Optional[argparse.Namespace] = None) -> None:
 
 def main(argv: Optional[list[str]] = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m server", description="PyPTO Lens language server")
-    parser.add_argument("--tcp", action="store_true")
-    parser.add_argument("--ws", action="store_true")
-    parser.add_argument("--host", default="127.0.0.1")
-    parser.add_argument("--port", type=int, default=2087)
+    add_serve_arguments(parser)
     serve(parser.parse_args(argv))
     return 0

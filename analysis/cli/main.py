@@ -126,6 +126,14 @@ def cmd_registry(args) -> int:
     return 1 if problems else 0
 
 
+def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
+    """How to reach the server (also `python -m server`'s options)."""
+    parser.add_argument("--tcp", action="store_true", help="listen on TCP at --host:--port")
+    parser.add_argument("--ws", action="store_true", help="listen on a WebSocket at --host:--port")
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=2087)
+
+
 def cmd_serve(args) -> int:
     from server.main import serve
     serve(args)
@@ -153,10 +161,7 @@ def build_parser() -> argparse.ArgumentParser:
     registry.add_argument("--output", "-o", help="write the JSON here instead of printing it")
     registry.set_defaults(run=cmd_registry)
     serve = sub.add_parser("serve", help="run the language server (stdio unless --tcp/--ws)")
-    serve.add_argument("--tcp", action="store_true", help="listen on TCP at --host:--port")
-    serve.add_argument("--ws", action="store_true", help="listen on a WebSocket at --host:--port")
-    serve.add_argument("--host", default="127.0.0.1")
-    serve.add_argument("--port", type=int, default=2087)
+    add_serve_arguments(serve)
     serve.set_defaults(run=cmd_serve)
     return parser
 

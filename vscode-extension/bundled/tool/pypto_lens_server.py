@@ -5,7 +5,6 @@ PYTHONPATH, the user's site-packages and the working directory out of sys.path, 
 the packages come from ../libs (installed there when the .vsix is built) and, with
 PYPTO_LENS_IMPORT_STRATEGY=fromEnvironment, from the interpreter's environment first.
 """
-import logging
 import os
 import sys
 
@@ -19,20 +18,11 @@ def _set_path() -> None:
         sys.path.insert(0, LIBS)
 
 
-def _set_logging() -> None:
-    level = getattr(logging, os.environ.get("PYPTO_LENS_LOG_LEVEL", "INFO").upper(), logging.INFO)
-    logging.basicConfig(level=level, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s")
-    if level > logging.DEBUG:
-        # pygls logs every message it sends at INFO: that is the LSP trace's job (logLevel debug/trace)
-        logging.getLogger("pygls").setLevel(max(level, logging.WARNING))
-
-
 if __name__ == "__main__":
     if sys.version_info < (3, 10):
         sys.stderr.write("ERROR pypto-lens: Python 3.10 or newer is needed, this is %d.%d\n" % sys.version_info[:2])
         sys.exit(1)
-    _set_path()
-    _set_logging()
+    _set_path()  # the log level comes to the server in PYPTO_LENS_LOG_LEVEL
     from server.main import main
 
     sys.exit(main([]))
