@@ -20,6 +20,7 @@ from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol, lsp_method
 
+from analysis.registry.generate import SOURCE_SUFFIXES
 from analysis.workspace.results import DocumentAnalysis
 from analysis.workspace.workspace import Workspace, uri_to_path
 
@@ -29,7 +30,6 @@ from .text import UTF16, Change, LspText
 
 log = logging.getLogger("pypto-lens")
 
-CPP_SUFFIXES = (".cpp", ".cc", ".cxx", ".h", ".hpp")
 
 
 class LensProtocol(LanguageServerProtocol):
@@ -121,7 +121,7 @@ class LensServer(LanguageServer):
         return language == "python" or (language in ("", "plaintext") and uri.endswith((".py", ".pyi")))
 
     def is_cpp(self, uri: str) -> bool:
-        return self.languages.get(uri, "") in ("cpp", "c") or uri.endswith(CPP_SUFFIXES)
+        return self.languages.get(uri, "") in ("cpp", "c") or uri.endswith(SOURCE_SUFFIXES)
 
     def on_registry_source_changed(self, uri: str) -> None:
         """An edit of the workspace's REGISTER_OP sources may change every program's directions."""

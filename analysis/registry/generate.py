@@ -52,7 +52,12 @@ from .validate import RegistryProblem, duplicate_ops, validate_source
 
 SCHEMA = "pypto-lens/op-effects"
 VERSION = 1
-SOURCE_SUFFIXES = (".cpp", ".cc", ".h", ".hpp")
+SOURCE_SUFFIXES = (".cpp", ".cc", ".h", ".hpp")  # where REGISTER_OP chains are read (and checked)
+
+
+def source_files(root: Path) -> list[Path]:
+    """The C++ sources of a PyPTO checkout, in a stable order."""
+    return sorted(p for p in (root / "src").rglob("*") if p.suffix in SOURCE_SUFFIXES and p.is_file())
 
 
 @dataclass
@@ -76,8 +81,7 @@ def build_registry(pypto_root: Path) -> tuple[dict[str, OpInfo], list[RegistryPr
     ops: dict[str, OpInfo] = {}
     problems: list[RegistryProblem] = []
     first_seen: dict[str, str] = {}
-    files = sorted(p for p in (root / "src").rglob("*") if p.suffix in SOURCE_SUFFIXES and p.is_file())
-    for path in files:
+    for path in source_files(root):
         relative = path.relative_to(root).as_posix()
         text = path.read_text(encoding="utf-8", errors="replace")
         stats.files_scanned += 1

@@ -15,7 +15,7 @@ from typing import Optional
 
 from .cpp_chains import parse_chains
 from .declarations import chains_to_ops
-from .generate import SOURCE_SUFFIXES
+from .generate import SOURCE_SUFFIXES, source_files
 from .model import OpInfo
 from .registry import Registry
 
@@ -42,14 +42,13 @@ class WorkspaceRegistry:
         self.checkout = checkout
         self.dsl = dsl
         self.by_file: dict[Path, dict[str, OpInfo]] = {}
-        for path in sorted((checkout / "src").rglob("*")):
-            if path.suffix in SOURCE_SUFFIXES and path.is_file():
-                try:
-                    text = path.read_text(encoding="utf-8", errors="replace")
-                except OSError:
-                    continue
-                if "REGISTER_OP" in text:
-                    self.by_file[path] = self._read(path, text)
+        for path in source_files(checkout):
+            try:
+                text = path.read_text(encoding="utf-8", errors="replace")
+            except OSError:
+                continue
+            if "REGISTER_OP" in text:
+                self.by_file[path] = self._read(path, text)
         self._registry: Optional[Registry] = None
         self.declarations = self._declarations()
 
