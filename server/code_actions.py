@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from lsprotocol import types
 
+from analysis.pipeline.in_param_written import FIX_REASONS
 from analysis.workspace.results import Range
 
 from .convert import lsp_range
@@ -38,8 +39,8 @@ def install(server) -> None:
             alias = diagnostic.data.get("alias") or "pl"
             preferred = diagnostic.data.get("suggestion", "Out")
             param = diagnostic.data.get("param", "the parameter")
-            for direction in sorted(("Out", "InOut"), key=lambda d: d != preferred):
-                what = "written, never read" if direction == "Out" else "read and written"
+            for direction in sorted(FIX_REASONS, key=lambda d: d != preferred):
+                what = FIX_REASONS[direction]
                 edit = types.TextEdit(range=lsp_range(text, r, ls.encoding), new_text=f"{alias}.{direction}[{current}]")
                 actions.append(types.CodeAction(
                     title=f"Declare '{param}' as {alias}.{direction}[...] ({what})",

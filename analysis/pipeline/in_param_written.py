@@ -37,6 +37,10 @@ class InParamWrite:
         return "InOut" if self.read else "Out"
 
 
+# why each fix fits: the words of the warning and of its quick fixes
+FIX_REASONS = {"Out": "written, never read", "InOut": "read and written"}
+
+
 def applies(declared: Kind, promoted: bool) -> bool:
     """IW7 (and Q3): is a function of this declared kind checked? `promoted`: outlining (O1) made an
     Opaque function Orchestration, so its parameters are the host ABI and it is not."""

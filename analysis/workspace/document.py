@@ -19,6 +19,7 @@ from ..ir.lower import FunctionLowering
 from ..ir.module import FunctionSource, ProgramDecl, build_context, find_programs, unit_contribution
 from ..ir.nodes import ARG_STRENGTH
 from ..pipeline.model import CallResult, Derivation, Evidence, Fn, external_copy
+from ..pipeline.in_param_written import FIX_REASONS
 from ..pipeline.program import ProgramResult, analyse_program
 from ..registry.registry import Registry
 from ..syntax import chunker
@@ -373,11 +374,10 @@ def _place(program: ProgramDecl, functions, units, lines: list[str], result: Pro
         if r is None:
             continue
         annotation = places.range(write.function, write.annotation) if write.annotation else None
-        fix = "pl.InOut" if write.read else "pl.Out"
         diagnostics.append(Diagnostic(
             "InParamWritten", "warning",
             f"parameter '{write.param}' of {write.function} is declared In, but {write.writer} writes it: "
-            f"declare it {fix}[...] ({'read and written' if write.read else 'written, never read'})",
+            f"declare it {alias}.{write.suggestion}[...] ({FIX_REASONS[write.suggestion]})",
             r, tuple(places.step(e) for e in write.evidence),
             {"param": write.param, "function": write.function, "suggestion": write.suggestion,
              "annotation": annotation.__dict__ if annotation else None, "alias": alias}))
