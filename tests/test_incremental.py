@@ -149,3 +149,15 @@ def test_an_edit_above_a_function_reuses_its_parse():
     assert len(workspace.caches.parses) == parses  # nothing was parsed again (a comment is no unit)
     assert [(h.line + 1, h.label) for c in before.calls for h in c.hints] == \
         [(h.line, h.label) for c in after.calls for h in c.hints]
+
+
+def test_every_cache_forgets_its_least_recently_used_entries():
+    """A long editing session must not grow the caches without bound, whichever way they are filled."""
+    from analysis.workspace.document import LRU
+    cache = LRU(2)
+    cache["a"] = 1
+    cache.get_or("b", lambda: 2)
+    assert cache.get("a") == 1  # a is now the most recent
+    cache["c"] = 3
+    assert list(cache) == ["a", "c"]
+    assert cache.get_or("b", lambda: 4) == 4 and list(cache) == ["c", "b"]

@@ -36,19 +36,32 @@ External = Callable[[ir.CalleeRef, "ModuleContext"], Optional[Fn]]
 
 
 class LRU(OrderedDict):
+    """A dict that forgets its least recently used entries beyond `size`."""
+
     def __init__(self, size: int):
         super().__init__()
         self.size = size
 
-    def get_or(self, key, make):
-        if key in self:
-            self.move_to_end(key)
-            return self[key]
-        value = make()
-        self[key] = value
+    def __setitem__(self, key, value) -> None:
+        super().__setitem__(key, value)
+        self.move_to_end(key)
         if len(self) > self.size:
             self.popitem(last=False)
+
+    def get(self, key, default=None):
+        if key in self:
+            self.move_to_end(key)
+            return super().__getitem__(key)
+        return default
+
+    def get_or(self, key, make):
+        value = self.get(key, _MISSING)
+        if value is _MISSING:
+            value = self[key] = make()
         return value
+
+
+_MISSING = object()
 
 
 @dataclass
@@ -143,9 +156,10 @@ class DocumentAnalyzer:
             offsets = tuple((name, units[src.unit].start) for name, (src, _) in functions.items())
             key = (id(result), offsets, alias)
 
-            def place(program=program, functions=functions, result=result):
-                return _place(program, functions, units, lines, result, alias)
-            calls, signatures, found, operators = self.caches.placed.get_or(key, place)
+            placed = self.caches.placed.get(key)
+            if placed is None or placed[0] is not result:  # (an id may be reused once a result is gone)
+                placed = self.caches.placed[key] = (result, _place(program, functions, units, lines, result, alias))
+            calls, signatures, found, operators = placed[1]
             analysis.calls.extend(calls)
             analysis.signatures.extend(signatures)
             analysis.diagnostics.extend(found)
@@ -214,8 +228,6 @@ class DocumentAnalyzer:
             return hit[0]
         result = analyse_program(program.name, lowered, registry, external)
         self.caches.programs[key] = (result, dict(externals))
-        if len(self.caches.programs) > self.caches.programs.size:
-            self.caches.programs.popitem(last=False)
         return result
 
 
