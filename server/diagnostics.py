@@ -13,7 +13,7 @@ from typing import Optional
 
 from lsprotocol import types
 
-from analysis.workspace.results import Diagnostic
+from analysis.workspace.results import Diagnostic, Range
 
 from .convert import lsp_location, lsp_range
 
@@ -127,9 +127,8 @@ def _convert(ls, uri: str, text, d: Diagnostic) -> types.Diagnostic:
 
 
 def _registry(text, problem, encoding: str) -> types.Diagnostic:
-    from analysis.workspace.results import Range
     r = problem.range
-    message = f"{problem.rule}: {problem.message}" if getattr(problem, "rule", None) else problem.message
+    message = f"{problem.rule}: {problem.message}"
     return types.Diagnostic(range=lsp_range(text, Range(r.line, r.col, r.end_line, r.end_col), encoding),
                             message=message, severity=types.DiagnosticSeverity.Error, code=problem.code,
                             source=SOURCE)

@@ -8,12 +8,12 @@ positions: they are clamped.
 """
 from __future__ import annotations
 
-import re
 from bisect import bisect_right
 from dataclasses import dataclass
 from typing import Optional
 
-_LINE_END = re.compile(r"\r\n|\r|\n")
+from analysis.workspace.text import LINE_END, normalise_newlines
+
 
 UTF8, UTF16, UTF32 = "utf-8", "utf-16", "utf-32"
 
@@ -71,7 +71,7 @@ class LspText:
         self.text = text
         starts = [0]
         ends = []
-        for m in _LINE_END.finditer(text):
+        for m in LINE_END.finditer(text):
             ends.append(m.start())
             starts.append(m.end())
         ends.append(len(text))
@@ -91,7 +91,7 @@ class LspText:
     def normalised(self) -> str:
         """The text with every line end a \\n (same lines, same columns): what the analysis reads."""
         if self._normal is None:
-            self._normal = "\n".join(self.line(i) for i in range(self.line_count)) if "\r" in self.text else self.text
+            self._normal = normalise_newlines(self.text)
         return self._normal
 
     def offset(self, line: int, units: int, encoding: str) -> int:
@@ -123,7 +123,7 @@ class LspText:
         begin = self.starts[first]
         stop = (self.starts[last] + delta) if last < len(self.starts) else len(text)
         starts, ends = [begin], []
-        for m in _LINE_END.finditer(text, begin, stop):
+        for m in LINE_END.finditer(text, begin, stop):
             ends.append(m.start())
             starts.append(m.end())
         if last < len(self.starts):

@@ -37,7 +37,7 @@ def hint_lines(hint: ArgHint, link: LinkMaker = _plain) -> list[str]:
     return lines
 
 
-def call_markdown(site: CallSite, link: LinkMaker = _plain, only: Optional[int] = None) -> str:
+def call_markdown(site: CallSite, link: LinkMaker = _plain) -> str:
     what = "scope dispatch" if site.scope else ("submit" if site.submit else "call")
     kind = f" ({site.callee_kind})" if site.callee_kind != "?" else ""  # an unknown callee has no kind
     head = f"**{site.callee}**{kind} — {what} in `{site.function}`"
@@ -45,8 +45,6 @@ def call_markdown(site: CallSite, link: LinkMaker = _plain, only: Optional[int] 
     if site.skipped:
         lines.append(f"No directions: {site.skipped}")
     for hint in site.hints:
-        if only is not None and hint.index != only:
-            continue
         lines.extend(hint_lines(hint, link))
     for note in site.notes:
         lines.append("")

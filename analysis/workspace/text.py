@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import re
 
-_LINE_END = re.compile(r"\r\n|\r|\n")
+LINE_END = re.compile(r"\r\n|\r|\n")  # the only line ends LSP knows
 _STRING_OR_COMMENT = re.compile(r"""[rRbBuUfF]{0,2}("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')|#""")
 
 
@@ -11,7 +11,7 @@ def normalise_newlines(text: str) -> str:
     """\\r\\n and \\r become \\n; nothing else is a line end (not form feed, not U+2028)."""
     if "\r" not in text:
         return text
-    return _LINE_END.sub("\n", text)
+    return LINE_END.sub("\n", text)
 
 
 def decode(data: bytes) -> tuple[str, bool]:

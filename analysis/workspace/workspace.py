@@ -21,7 +21,7 @@ from ..ir.context import ModuleContext
 from ..pipeline.model import Fn, external_copy
 from ..registry.registry import Registry
 from .document import Caches, DocumentAnalyzer
-from .results import DocumentAnalysis
+from .results import Diagnostic, DocumentAnalysis, Range
 from .text import decode, normalise_newlines
 
 MAX_FILE_BYTES = 8 * 1024 * 1024
@@ -134,11 +134,6 @@ class Workspace:
             result = self._analyse(uri)
             return result[0] if result else None
 
-    def exports(self, uri: str) -> Optional[Exports]:
-        with self._lock:
-            result = self._analyse(uri)
-            return result[1] if result else None
-
     def _analyse(self, uri: str) -> Optional[tuple[DocumentAnalysis, Exports]]:
         doc = self._document(uri)
         if doc is None:
@@ -162,7 +157,6 @@ class Workspace:
                                         resolver.constants)
             analysis = analyzer.analyse(doc.text, uri, doc.version)
             if not doc.valid_utf8:
-                from .results import Diagnostic, Range
                 analysis.diagnostics.insert(0, Diagnostic("InvalidUtf8", "warning",
                                                           "this file is not valid UTF-8: invalid bytes were "
                                                           "read as U+FFFD", Range(0, 0, 0, 0)))
