@@ -2,9 +2,10 @@
 from __future__ import annotations
 
 import pytest
+from lsprotocol import types
 
 from lens_client import pos
-from lens_programs import DEMO, EMOJI_CALL, argument_positions
+from lens_programs import DEMO, argument_positions
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -33,7 +34,11 @@ async def test_explain_uses_the_negotiated_encoding(client):
     at = pos(DEMO, "self.fill(a, out)", client.encoding)
     text = await client.explain(uri, at.line, at.character)
     assert text.startswith(f"# Directions at line {at.line + 1}") and "C9" in text
-    assert pos(DEMO, EMOJI_CALL, client.encoding).line == at.line
+    # explain falls back to the line's first call; the hover at the same position does not, so it
+    # shows whether the position was read in the right units
+    hover = await client.hover(uri, at)
+    assert hover is not None and hover.range == types.Range(
+        start=at, end=pos(DEMO, "self.fill(a, out)", client.encoding, after=True))
 
 
 async def test_explain_elsewhere_on_a_line_and_where_there_is_no_call(client):

@@ -1,6 +1,8 @@
 """textDocument/inlayHint and inlayHint/resolve, under UTF-16, UTF-8 and UTF-32."""
 from __future__ import annotations
 
+import re
+
 import pytest
 from lsprotocol import types
 
@@ -196,8 +198,9 @@ async def test_hints_follow_an_edit_before_the_arguments(client):
     assert [h.position for h in hints] == argument_positions(new, "self.fill(a, out)", 0, client.encoding)
 
 
-async def test_only_known_direction_names_appear(client):
+async def test_labels_have_the_h5_form(client):
+    """`param: Direction` or `param (arg): Direction`, the direction one of the six ArgDirections."""
     uri = client.open_new(DEMO)
-    for hint in await client.hints(uri):
-        if hint.kind == types.InlayHintKind.Parameter:
-            assert direction_of(hint) in DIRECTIONS
+    form = re.compile(r"^\S+( \(\S+\))?: (" + "|".join(DIRECTIONS) + r")$")
+    labels = [label_text(h) for h in await client.hints(uri) if h.kind == types.InlayHintKind.Parameter]
+    assert labels and all(form.match(label) for label in labels), labels
