@@ -4,7 +4,7 @@
     python tools/check_expectations.py PATH... [--lens CMD] [--verbose]
 
 PATH is a file or a folder (searched for *.py). The comments have the same
-meaning as in the shared LSP checker (`lspcheck.py check`), but the answers come
+meaning as in the shared LSP checker (../shared/tools/lspcheck.py), but the answers come
 from `pypto-lens check --format json` instead of a running server:
 
   # expect: Input, OutputExisting        the non-Scalar directions on this line, in
@@ -72,28 +72,38 @@ def collect(paths: list[str]) -> list[Path]:
     return files
 
 
-def run_lens(command: list[str], files: list[Path]) -> dict[str, dict]:
-    """Run `pypto-lens check --format json` on all files at once (one file at a
-    time if the batch fails); map resolved path -> report."""
+def json_reports(run, files: list[Path], failed) -> dict[str, dict]:
+    """`run(batch)` -> stdout with a JSON report (or a list of them) per file: all files at once,
+    one at a time if the batch fails, `failed(file, error)` standing in for a file that still
+    fails. Maps resolved path -> report."""
 
     def once(batch: list[Path]) -> list[dict]:
-        proc = subprocess.run(command + ["check", "--format", "json", "--fail-on", "never"]
-                              + [str(f) for f in batch], capture_output=True, text=True, cwd=str(REPO))
-        if proc.returncode not in (0, 1) or not proc.stdout.strip():
-            raise RuntimeError(proc.stderr.strip()[-2000:] or f"exit status {proc.returncode}")
-        data = json.loads(proc.stdout)
+        data = json.loads(run(batch))
         return data if isinstance(data, list) else [data]
 
-    reports: list[dict] = []
     try:
         reports = once(files)
     except (RuntimeError, json.JSONDecodeError):
+        reports = []
         for f in files:
             try:
                 reports.extend(once([f]))
             except (RuntimeError, json.JSONDecodeError) as exc:
-                reports.append({"file": str(f), "error": f"pypto-lens failed: {exc}"})
+                reports.append(failed(f, exc))
     return {str(Path(r["file"]).resolve()): r for r in reports}
+
+
+def run_lens(command: list[str], files: list[Path], extra: tuple[str, ...] = ()) -> dict[str, dict]:
+    """`pypto-lens check --format json` over the files; path -> report."""
+
+    def run(batch: list[Path]) -> str:
+        proc = subprocess.run(command + ["check", "--format", "json", "--fail-on", "never", *extra]
+                              + [str(f) for f in batch], capture_output=True, text=True, cwd=str(REPO))
+        if proc.returncode not in (0, 1) or not proc.stdout.strip():
+            raise RuntimeError(proc.stderr.strip()[-2000:] or f"exit status {proc.returncode}")
+        return proc.stdout
+
+    return json_reports(run, files, lambda f, exc: {"file": str(f), "error": f"pypto-lens failed: {exc}"})
 
 
 def parse_expectation(spec: str) -> list[tuple[str | None, str]] | None:

@@ -2,7 +2,8 @@
 
     python tools/compare_dsl_map.py REFERENCE.json [--ours data/dsl_ops.json]
 
-The reference is a JSON document whose "functions" object maps a DSL path
+The reference (the team's ../shared/spec/dsl_to_op.json, not part of this
+repository) is a JSON document whose "functions" object maps a DSL path
 ("pl.add") to an entry with an "emits" list of op names. Prints the paths
 only one side knows and every path whose emitted-op sets differ; exits 1
 when anything differs.

@@ -3,7 +3,8 @@
 
     python tools/compare_op_effects.py REFERENCE.json [--table OUR.json] [-v]
 
-REFERENCE.json is in the format of the spec's op_effects.json (a list of ops
+REFERENCE.json is in the format of the spec's op_effects.json (in the team's
+shared folder: ../shared/spec/op_effects.json, not part of this repository; a list of ops
 with `arg_effects`, `kwarg_dependent_kwargs`, `write_channel: "none"`, ...).
 Our table (default: the bundled one) is converted to that shape and every
 field is compared; kwarg-dependent slots are compared by which kwargs they

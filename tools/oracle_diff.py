@@ -5,8 +5,9 @@
                                 [--pypto-root DIR] [--mode auto|pipeline|pass-only]
                                 [--lens CMD] [--all] [--json]
 
---oracle-python   the interpreter that can import PyPTO (the oracle's venv python)
---oracle-script   the oracle driver (oracle.py); it prints every IR call's line, column
+--oracle-python   the interpreter that can import PyPTO (the oracle's venv python, built
+                  with ../shared/oracle/build-pypto.sh; not part of this repository)
+--oracle-script   the oracle driver (../shared/oracle/oracle.py); it prints every IR call's line, column
                   and arg_directions after PyPTO's DeriveCallDirections
 --pypto-root      exported as PYPTO_ROOT for the oracle (default: inherit the environment)
 --mode            auto (default): --pass-only when the file's leading comment says
@@ -39,7 +40,6 @@ import json
 import os
 import re
 import shlex
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -69,14 +69,6 @@ def mode_for(path: Path, requested: str) -> str:
     return "pass-only" if "--pass-only" in "\n".join(head) else "pipeline"
 
 
-def default_lens_command() -> list[str]:
-    local = REPO / ".venv" / "bin" / "pypto-lens"
-    if local.exists():
-        return [str(local)]
-    found = shutil.which("pypto-lens")
-    return [found] if found else [sys.executable, "-m", "analysis.cli"]
-
-
 # ---------------------------------------------------------------------------
 # the oracle side
 # ---------------------------------------------------------------------------
@@ -92,28 +84,15 @@ def run_oracle(args, files: list[Path], mode: str, folder: Path) -> dict[str, di
         paths.append(paths[-1].parent)
     env["PYTHONPATH"] = os.pathsep.join([str(p) for p in paths] + [env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
 
-    def once(batch: list[Path]) -> list[dict]:
+    def run(batch: list[Path]) -> str:
         proc = subprocess.run([args.oracle_python, args.oracle_script, f"--{mode}", "--no-diagnostics",
                                "--indent", "0"] + [str(f.resolve()) for f in batch],
                               capture_output=True, text=True, env=env)
         if not proc.stdout.strip():
             raise RuntimeError(proc.stderr.strip()[-2000:] or f"exit status {proc.returncode}")
-        data = json.loads(proc.stdout)
-        return data if isinstance(data, list) else [data]
+        return proc.stdout
 
-    out: dict[str, dict] = {}
-    try:
-        results = once(files)
-    except (RuntimeError, json.JSONDecodeError):
-        results = []
-        for f in files:
-            try:
-                results.extend(once([f]))
-            except (RuntimeError, json.JSONDecodeError) as exc:
-                results.append({"file": str(f.resolve()), "crash": str(exc)})
-    for r in results:
-        out[str(Path(r["file"]).resolve())] = r
-    return out
+    return check_expectations.json_reports(run, files, lambda f, exc: {"file": str(f.resolve()), "crash": str(exc)})
 
 
 def oracle_lines(result: dict) -> tuple[dict[int, list[list[tuple[str, str]]]], list[str]]:
@@ -165,24 +144,7 @@ def merge_by_column(calls: list[tuple[int, list[tuple[str, str]]]]) -> list[list
 # ---------------------------------------------------------------------------
 
 def run_lens(command: list[str], files: list[Path]) -> dict[str, dict]:
-    def once(batch: list[Path]) -> list[dict]:
-        proc = subprocess.run(command + ["check", "--format", "json", "--fail-on", "never", "--scalar"]
-                              + [str(f) for f in batch], capture_output=True, text=True, cwd=str(REPO))
-        if not proc.stdout.strip():
-            raise RuntimeError(proc.stderr.strip()[-2000:] or f"exit status {proc.returncode}")
-        data = json.loads(proc.stdout)
-        return data if isinstance(data, list) else [data]
-
-    try:
-        reports = once(files)
-    except (RuntimeError, json.JSONDecodeError):
-        reports = []
-        for f in files:
-            try:
-                reports.extend(once([f]))
-            except (RuntimeError, json.JSONDecodeError) as exc:
-                reports.append({"file": str(f), "error": f"pypto-lens failed: {exc}"})
-    return {str(Path(r["file"]).resolve()): r for r in reports}
+    return check_expectations.run_lens(command, files, ("--scalar",))
 
 
 def lens_lines(report: dict) -> dict[int, list[list[tuple[str, str]]]]:
@@ -242,7 +204,7 @@ def main(argv: list[str] | None = None) -> int:
     oracle: dict[str, dict] = {}
     for (mode, folder), batch in batches.items():
         oracle.update(run_oracle(args, batch, mode, folder))
-    lens = run_lens(shlex.split(args.lens) if args.lens else default_lens_command(), files)
+    lens = run_lens(shlex.split(args.lens) if args.lens else check_expectations.default_lens_command(), files)
     results = []
     for f in files:
         key = str(f.resolve())

@@ -96,9 +96,7 @@ class OpView:
                 yield arg, index
 
     def effect_at(self, op_index: Optional[int]) -> Effect:
-        if op_index is None or self.resolved.op is None:
-            return Effect.READ
-        return self.resolved.op.effect(op_index, self.op_kwargs)
+        return Effect.READ if op_index is None else self.resolved.effect(op_index, self.op_kwargs)
 
     def arg_for(self, op_index: Optional[int]):
         """The DSL expression passed as op argument `op_index`."""

@@ -99,9 +99,6 @@ class Chain:
                      self.range.shifted(line, col),
                      tuple(c.shifted(line, col) for c in self.calls), self.complete)
 
-    def calls_named(self, method: str) -> list[BuilderCall]:
-        return [c for c in self.calls if c.method == method]
-
 
 class PlacedChain(NamedTuple):
     """A statement-relative chain (shared, cached) and where its statement starts."""

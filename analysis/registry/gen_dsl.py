@@ -1891,15 +1891,6 @@ def _atoms_of(f: Any, tags: tuple[str, ...]) -> bool:
     return False
 
 
-def _atoms(f: Any, out: set) -> None:
-    if isinstance(f, tuple):
-        if f[0] in ("kind", "eq", "in", "truthy"):
-            out.add(f)
-        else:
-            for g in f[1:]:
-                _atoms(g, out)
-
-
 def analyse(func: Func, tree: SourceTree) -> dict[str, Any]:
     interp = Interp(tree)
     rets = interp.run_entry(func)

@@ -138,5 +138,3 @@ class OpInfo:
             return rule.evaluate(kwargs)
         return self.fixed_effects.get(index, Effect.READ)
 
-    def write_slots(self, nargs: int, kwargs: Mapping[str, Optional[str]] = {}) -> list[int]:
-        return [i for i in range(nargs) if self.effect(i, kwargs).writes]
