@@ -8,6 +8,7 @@ the evidence.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 from typing import Optional
 
@@ -143,7 +144,9 @@ def install(server) -> None:
     async def pull(ls, params: types.DocumentDiagnosticParams):
         uri = params.text_document.uri
         version, items = await ls.diagnostics.compute(uri)
-        result_id = f"{version}:{id(ls.settings)}:{id(ls.lens.registry())}"
+        # what the client holds is unchanged only if the items are: an imported kernel, the settings
+        # or the registry may change them while this document stays as it was
+        result_id = f"{version}:{hashlib.sha1(repr(items).encode('utf-8', 'replace')).hexdigest()}"
         if params.previous_result_id == result_id:
             return types.UnchangedDocumentDiagnosticReport(result_id=result_id)
         return types.FullDocumentDiagnosticReport(items=items, result_id=result_id)

@@ -112,6 +112,18 @@ async def test_a_kernel_change_updates_pulled_diagnostics_of_its_callers(client)
     assert len(sink_warnings((await client.pull(helper)).items)) == 1
 
 
+async def test_a_kernel_change_is_no_unchanged_report_for_its_callers(client):
+    """The caller's text is the same, but its diagnostics are not: a previous result id must not match."""
+    folder = folder_of(client)
+    kernels = client.open((folder / "kernels.py").as_uri(), KERNELS)
+    helper = client.open((folder / "helper.py").as_uri(), HELPER)
+    first = await client.pull(helper)
+    assert len(sink_warnings(first.items)) == 1
+    client.replace(kernels, 2, READ_ONLY_KERNEL)
+    again = await client.pull(helper, previous=first.result_id)
+    assert again.kind == "full" and sink_warnings(again.items) == []
+
+
 async def test_a_declaration_only_change_of_the_kernel_reaches_its_callers(client):
     folder = folder_of(client)
     kernels = client.open((folder / "kernels.py").as_uri(), KERNELS)
