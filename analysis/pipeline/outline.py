@@ -23,6 +23,9 @@ _PASS_KINDS = {
     "incore": ("incore", "split_aiv"),
     "wrapper": ("cluster", "spmd"),
 }
+# D9: O5 step 2 (inner callees' slots, two flags) runs only when cluster and spmd scopes are
+# outlined; hierarchy and InCore scopes keep step 0/1 evidence only
+_INNER_CALLEE_KINDS = ("cluster", "spmd", "spmd_for")
 # scopes whose bodies become kernels (or run on the cores, for wrappers)
 _KERNEL_KINDS = ("incore", "split_aiv", "spmd", "spmd_for", "cluster")
 
@@ -93,7 +96,8 @@ def _outline(state, parent: Fn, scope: ir.Scope, original: ir.Scope) -> Dispatch
     fn = Fn(key=name, name=name, kind=kind, params=params, body=body, owner=scope.owner or parent.owner,
             origin="outlined", scope=scope, parent=parent.key, level=scope.attrs.get("level"),
             role=scope.attrs.get("role"), types=parent.types)
-    _infer_param_directions(state, fn, hierarchy=scope.kind == "hierarchy")
+    _infer_param_directions(state, fn, hierarchy=scope.kind == "hierarchy",
+                            inner_callees=scope.kind in _INNER_CALLEE_KINDS)
     state.add(fn)
     aliases = _output_aliases(state, fn, outputs)
     no_dep, no_dep_spans, problems = set(), {}, []
@@ -193,7 +197,7 @@ def _uses_outside(body: list, scope: ir.Scope) -> set:
 # -- O5 InferParamDirections ----------------------------------------------------------
 
 
-def _infer_param_directions(state, fn: Fn, hierarchy: bool) -> None:
+def _infer_param_directions(state, fn: Fn, hierarchy: bool, inner_callees: bool) -> None:
     caps = [p.var for p in fn.params]
     index = {v: k for k, v in enumerate(caps)}
     alias: dict = dict(index)  # var -> the capture it names (result aliases, loop carries)
@@ -307,7 +311,7 @@ def _infer_param_directions(state, fn: Fn, hierarchy: bool) -> None:
         for op_name, span in writes.get(k, []):
             fn.promote(k, wdir, Derivation("O5", f"written by {op_name} in the scope (step 1b): {wdir.value}",
                                            tuple(evidence) + (Evidence("write", owner, span, op_name),)))
-        if k in callee_write:
+        if k in callee_write and inner_callees:
             to = Dir.INOUT if (callee_read[k] or read[k] is not None) else Dir.OUT
             name, span = callee_write[k][0]
             fn.promote(k, to, Derivation("O5", f"passed to {name}, which writes it (step 2): {to.value}",
