@@ -2,7 +2,8 @@
 
 Arguments are resolved to buffers with the skip policy (P2), so a loop-carried
 value rooted at a parameter propagates too (oracle-differences D2, seeds win);
-Submits count (D3). Repeated over all callers until nothing changes (P4).
+Submits count (D3). Repeated over all callers until nothing changes (P4). The
+roots see the callees' directions as they were before the pass (D10).
 """
 from __future__ import annotations
 
@@ -26,7 +27,10 @@ def propagate(state) -> None:
 
 
 def _propagate_one(state, fn: Fn) -> bool:
-    roots = Roots(state, fn, policy="skip")
+    # D10: the roots are computed with the callees' directions as the pass found them, before
+    # the InCore upgrade (U) and before this fixpoint: a function's `decl` is exactly that (the
+    # source declaration, or O5's vector for an outlined scope)
+    roots = Roots(state, fn, policy="skip", dirs_of=lambda callee: callee.decl)
     params = {p.var: k for k, p in enumerate(fn.params)}
     changed = False
     for stmt, call in calls(fn.body):

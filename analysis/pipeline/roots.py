@@ -32,8 +32,10 @@ _NOWHERE = Span(0, 0, 0, 0)
 class Roots:
     """The buffer roots of one function body under one policy."""
 
-    def __init__(self, state, fn: Fn, policy: str = "first"):
+    def __init__(self, state, fn: Fn, policy: str = "first", dirs_of=None):
+        """`dirs_of(callee)`: the callee directions B5 reads (default: the effective ones)."""
         self.state = state
+        self.dirs_of = dirs_of or (lambda callee: callee.dirs)
         self.fn = fn
         self.policy = policy
         self.info: dict = {}
@@ -168,7 +170,7 @@ class Roots:
             self.hidden[call] = fresh
             return
         collected = []
-        for i, d in enumerate(callee.dirs[:len(call.args)]):
+        for i, d in enumerate(self.dirs_of(callee)[:len(call.args)]):
             if d.writes:
                 info = self.of(call.args[i])
                 why = Evidence("root", owner, stmt.span if stmt is not None else call.span,
