@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from lsprotocol import types
 
-from analysis.pipeline.in_param_written import FIX_REASONS
-from analysis.workspace.results import Range
+from pypto_lens.pipeline.in_param_written import FIX_REASONS
+from pypto_lens.workspace.results import Range
 
 from .convert import lsp_range
 

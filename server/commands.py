@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from analysis.workspace.explain import call_markdown
+from pypto_lens.workspace.explain import call_markdown
 
 from .convert import markdown_link
 

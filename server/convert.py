@@ -5,7 +5,7 @@ from typing import Optional
 
 from lsprotocol import types
 
-from analysis.workspace.results import Location, Range
+from pypto_lens.workspace.results import Location, Range
 
 from .text import LspText
 

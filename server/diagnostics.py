@@ -14,7 +14,7 @@ from typing import Optional
 
 from lsprotocol import types
 
-from analysis.workspace.results import Diagnostic, Range
+from pypto_lens.workspace.results import Diagnostic, Range
 
 from .convert import lsp_location, lsp_range
 
@@ -38,7 +38,7 @@ class Diagnostics:
             text = ls.texts.get(uri)
             if text is None:
                 return None, []
-            from analysis.registry.validate import validate_source
+            from pypto_lens.registry.validate import validate_source
             loop = asyncio.get_running_loop()
             problems = await loop.run_in_executor(ls.worker, validate_source, text.normalised())
             items = [_registry(text, p, ls.encoding) for p in problems if ls.settings.shows_diagnostic(p.code)]

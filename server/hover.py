@@ -9,7 +9,7 @@ from typing import Optional
 
 from lsprotocol import types
 
-from analysis.workspace.explain import call_markdown, signature_markdown
+from pypto_lens.workspace.explain import call_markdown, signature_markdown
 
 from .convert import lsp_range, markdown_link
 

@@ -9,8 +9,8 @@ from typing import Optional
 
 from lsprotocol import types
 
-from analysis.workspace.explain import hint_lines, signature_markdown
-from analysis.workspace.results import ArgHint, DocumentAnalysis, SignatureChange
+from pypto_lens.workspace.explain import hint_lines, signature_markdown
+from pypto_lens.workspace.results import ArgHint, DocumentAnalysis, SignatureChange
 
 from .convert import lsp_location, markdown_link, position
 

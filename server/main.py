@@ -10,8 +10,6 @@ from typing import Optional
 
 from lsprotocol import types
 
-from analysis.cli.main import add_serve_arguments
-
 from . import code_actions, commands, diagnostics, hover, inlay_hints
 from .registry_sources import RegistrySources
 from .server import LensServer
@@ -86,6 +84,14 @@ def _set_logging() -> None:
     logging.getLogger("pygls").setLevel(level if level <= logging.DEBUG else max(level, logging.WARNING))
 
 
+def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
+    """How to reach the server: `python -m pypto_lens` and `pypto-lens serve` take these."""
+    parser.add_argument("--tcp", action="store_true", help="listen on TCP at --host:--port")
+    parser.add_argument("--ws", action="store_true", help="listen on a WebSocket at --host:--port")
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=2087)
+
+
 def serve(args: Optional[argparse.Namespace] = None) -> None:
     _set_logging()
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))
@@ -100,7 +106,7 @@ def serve(args: Optional[argparse.Namespace] = None) -> None:
 
 
 def main(argv: Optional[list[str]] = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m server", description="PyPTO Lens language server")
+    parser = argparse.ArgumentParser(prog="python -m pypto_lens", description="PyPTO Lens language server")
     add_serve_arguments(parser)
     serve(parser.parse_args(argv))
     return 0

@@ -10,9 +10,9 @@ import asyncio
 import logging
 from typing import Optional
 
-from analysis.registry.dsl import load_dsl_map
-from analysis.registry.workspace_registry import WorkspaceRegistry, find_checkouts
-from analysis.workspace.workspace import uri_to_path
+from pypto_lens.registry.dsl import load_dsl_map
+from pypto_lens.registry.workspace_registry import WorkspaceRegistry, find_checkouts
+from pypto_lens.workspace.workspace import uri_to_path
 
 log = logging.getLogger("pypto-lens")
 

@@ -20,9 +20,9 @@ from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol, lsp_method
 
-from analysis.registry.generate import SOURCE_SUFFIXES
-from analysis.workspace.results import DocumentAnalysis
-from analysis.workspace.workspace import Workspace, uri_to_path
+from pypto_lens.registry.generate import SOURCE_SUFFIXES
+from pypto_lens.workspace.results import DocumentAnalysis
+from pypto_lens.workspace.workspace import Workspace, uri_to_path
 
 from . import __version__
 from .settings import Settings, parse_settings

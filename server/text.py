@@ -12,7 +12,7 @@ from bisect import bisect_right
 from dataclasses import dataclass
 from typing import Optional
 
-from analysis.workspace.text import LINE_END, normalise_newlines
+from pypto_lens.workspace.text import LINE_END, normalise_newlines
 
 
 UTF8, UTF16, UTF32 = "utf-8", "utf-16", "utf-32"

@@ -37,7 +37,7 @@ class Demo:
 
 
 def run(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "analysis.cli", *args], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "pypto_lens.entry", *args], capture_output=True, text=True,
                           cwd=str(cwd), timeout=240)
 
 

@@ -22,7 +22,7 @@ PROGRAMS = collect([str(ROOT / "tests" / "programs"), str(ROOT / "examples")])
 
 @pytest.fixture(scope="module")
 def reports() -> dict:
-    return run_lens([sys.executable, "-m", "analysis.cli"], PROGRAMS)
+    return run_lens([sys.executable, "-m", "pypto_lens.entry"], PROGRAMS)
 
 
 def test_there_are_programs_for_every_stage():

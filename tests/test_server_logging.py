@@ -5,7 +5,7 @@ import logging
 
 import pytest
 
-from server.main import _set_logging
+from pypto_lens.server.main import _set_logging
 
 
 @pytest.fixture

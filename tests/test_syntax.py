@@ -5,9 +5,9 @@ import ast
 
 import pytest
 
-from analysis.syntax import chunker
-from analysis.syntax import nodes as n
-from analysis.syntax.parser import parse_unit
+from pypto_lens.syntax import chunker
+from pypto_lens.syntax import nodes as n
+from pypto_lens.syntax.parser import parse_unit
 
 
 def parse_ok(text: str) -> list:

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from analysis.registry.dsl import load_dsl_map
-from analysis.registry.workspace_registry import WorkspaceRegistry, find_checkouts
-from analysis.workspace.workspace import Workspace, path_to_uri
+from pypto_lens.registry.dsl import load_dsl_map
+from pypto_lens.registry.workspace_registry import WorkspaceRegistry, find_checkouts
+from pypto_lens.workspace.workspace import Workspace, path_to_uri
 
 OPS = '''// our own registrations, as PyPTO writes them
 REGISTER_OP("tile.load")

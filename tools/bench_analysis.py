@@ -19,9 +19,7 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from analysis.workspace.workspace import Workspace  # noqa: E402
+from pypto_lens.workspace.workspace import Workspace
 
 
 def big_program(lines: int, seed: int = 7) -> str:

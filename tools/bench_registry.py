@@ -12,13 +12,9 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from analysis.registry import cpp_chains, declarations, validate  # noqa: E402
+from pypto_lens.registry import cpp_chains, declarations, validate
 
 CHAIN = '''\
 REGISTER_OP("bench.op{n}")

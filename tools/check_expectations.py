@@ -54,7 +54,7 @@ def default_lens_command() -> list[str]:
     found = shutil.which("pypto-lens")
     if found:
         return [found]
-    return [sys.executable, "-m", "analysis.cli"]
+    return [sys.executable, "-m", "pypto_lens.entry"]
 
 
 def collect(paths: list[str]) -> list[Path]:

@@ -12,13 +12,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 from typing import Optional, Sequence
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from analysis.registry.dsl import load_dsl_map  # noqa: E402
+from pypto_lens.registry.dsl import load_dsl_map
 
 
 def compare(reference: dict, ours_path: Optional[Path]) -> list[str]:

@@ -15,14 +15,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from analysis.registry.generate import load_json  # noqa: E402
-from analysis.registry.model import OpInfo  # noqa: E402
-from analysis.registry.validate import op_violations  # noqa: E402
+from pypto_lens.registry.generate import load_json
+from pypto_lens.registry.model import OpInfo
+from pypto_lens.registry.validate import op_violations
 
 # Reference field -> how to read it from one of our ops.
 FIELDS = {
@@ -85,7 +82,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.table:
         ours = load_json(json.loads(args.table.read_text(encoding="utf-8")))
     else:
-        from analysis.registry.bundled import bundled_table
+        from pypto_lens.registry.bundled import bundled_table
         ours = load_json(bundled_table())
     theirs = {entry["op"]: entry for entry in reference["ops"]}
 

@@ -18,10 +18,8 @@ import time
 import traceback
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from analysis.cli.main import python_files  # noqa: E402
-from analysis.workspace.workspace import Workspace, path_to_uri  # noqa: E402
+from pypto_lens.cli.main import python_files
+from pypto_lens.workspace.workspace import Workspace, path_to_uri
 
 
 def _reason(skipped: str) -> str:

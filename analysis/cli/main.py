@@ -1,9 +1,10 @@
-"""`pypto-lens`: check pl programs from the command line, explain a call, print the registry, serve LSP.
+"""`pypto-lens`: check pl programs from the command line, explain a call, print the registry.
 
   pypto-lens check PATH... [--format text|json] [--fail-on warning|error|never] [--scalar]
   pypto-lens explain FILE:LINE[:COL]
   pypto-lens registry PYPTO_CHECKOUT [--output FILE]
-  pypto-lens serve [--tcp|--ws] [--host H] [--port P]
+
+(`pypto-lens serve`, the language server, is added by pypto_lens.entry: the CLI does not know the server.)
 """
 from __future__ import annotations
 
@@ -126,21 +127,8 @@ def cmd_registry(args) -> int:
     return 1 if problems else 0
 
 
-def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
-    """How to reach the server (also `python -m server`'s options)."""
-    parser.add_argument("--tcp", action="store_true", help="listen on TCP at --host:--port")
-    parser.add_argument("--ws", action="store_true", help="listen on a WebSocket at --host:--port")
-    parser.add_argument("--host", default="127.0.0.1")
-    parser.add_argument("--port", type=int, default=2087)
-
-
-def cmd_serve(args) -> int:
-    from server.main import serve
-    serve(args)
-    return 0
-
-
-def build_parser() -> argparse.ArgumentParser:
+def build_parser() -> tuple[argparse.ArgumentParser, "argparse._SubParsersAction"]:
+    """The parser and its commands (the entry module adds `serve` to them)."""
     parser = argparse.ArgumentParser(prog="pypto-lens", description="PyPTO argument directions, as PyPTO derives them.")
     sub = parser.add_subparsers(dest="command", required=True)
     check = sub.add_parser("check", help="print every direction-bearing call and every diagnostic")
@@ -160,15 +148,12 @@ def build_parser() -> argparse.ArgumentParser:
     registry.add_argument("checkout", help="a PyPTO checkout (its src/ holds the REGISTER_OP sources)")
     registry.add_argument("--output", "-o", help="write the JSON here instead of printing it")
     registry.set_defaults(run=cmd_registry)
-    serve = sub.add_parser("serve", help="run the language server (stdio unless --tcp/--ws)")
-    add_serve_arguments(serve)
-    serve.set_defaults(run=cmd_serve)
-    return parser
+    return parser, sub
 
 
-def main(argv: Optional[list[str]] = None) -> int:
+def run(parser: argparse.ArgumentParser, argv: Optional[list[str]] = None) -> int:
+    """Parse the arguments and run the command: usage errors are one line, never a traceback."""
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))
-    parser = build_parser()
     args = parser.parse_args(argv)
     try:
         return args.run(args)
@@ -179,7 +164,3 @@ def main(argv: Optional[list[str]] = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

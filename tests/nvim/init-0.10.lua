@@ -7,8 +7,7 @@ vim.api.nvim_create_autocmd("FileType", {
   callback = function(ev)
     vim.lsp.start({
       name = "pypto_lens",
-      cmd = { lens .. "/.venv/bin/python", "-m", "server" },
-      cmd_cwd = lens, -- so that `-m server` is PyPTO Lens' server, whatever the current folder
+      cmd = { lens .. "/.venv/bin/python", "-m", "pypto_lens" },
       root_dir = vim.fs.root(ev.buf, { "pyproject.toml", ".git" }),
       settings = { -- every setting and its default: docs/neovim.md
         pyptoLens = {

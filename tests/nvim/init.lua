@@ -3,8 +3,7 @@
 local lens = vim.env.PYPTO_LENS_DIR or vim.fs.normalize("~/pypto-lens") -- your clone, after `make demo`
 
 vim.lsp.config("pypto_lens", {
-  cmd = { lens .. "/.venv/bin/python", "-m", "server" },
-  cmd_cwd = lens, -- so that `-m server` is PyPTO Lens' server, whatever the current folder
+  cmd = { lens .. "/.venv/bin/python", "-m", "pypto_lens" },
   filetypes = { "python" },
   root_markers = { "pyproject.toml", ".git" },
   settings = { -- every setting and its default: docs/neovim.md

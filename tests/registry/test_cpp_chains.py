@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import textwrap
 
-from analysis.registry.cpp_chains import Range, parse_chains, parse_statement, string_value
-from analysis.registry.cpp_scan import find_statements, tokenize
+from pypto_lens.registry.cpp_chains import Range, parse_chains, parse_statement, string_value
+from pypto_lens.registry.cpp_scan import find_statements, tokenize
 
 
 def chains_of(source: str):
@@ -193,7 +193,7 @@ def test_parser_never_raises():
 def test_each_thread_gets_its_own_parser():
     import threading
 
-    from analysis.registry import cpp_chains
+    from pypto_lens.registry import cpp_chains
 
     parsers, results = [], []
 
@@ -222,7 +222,7 @@ def test_random_fragments_never_raise():
     from hypothesis import given, settings
     from hypothesis import strategies as st
 
-    from analysis.registry.validate import validate_source
+    from pypto_lens.registry.validate import validate_source
 
     @settings(max_examples=400, deadline=None)
     @given(st.lists(st.sampled_from(FRAGMENTS), max_size=60), st.text(max_size=40))

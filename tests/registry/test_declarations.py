@@ -6,11 +6,11 @@ import textwrap
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analysis.registry.cpp_chains import parse_chains
-from analysis.registry.declarations import chain_to_op, chains_to_ops, interpret_chain, literal_int
-from analysis.registry.model import Condition, Effect, Location
-from analysis.registry.resolvers import read_resolver
-from analysis.registry.cpp_scan import tokenize
+from pypto_lens.registry.cpp_chains import parse_chains
+from pypto_lens.registry.declarations import chain_to_op, chains_to_ops, interpret_chain, literal_int
+from pypto_lens.registry.model import Condition, Effect, Location
+from pypto_lens.registry.resolvers import read_resolver
+from pypto_lens.registry.cpp_scan import tokenize
 
 
 def op_of(source: str, path: str = "src/demo.cpp"):

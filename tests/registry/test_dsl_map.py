@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from analysis.registry.dsl import (
+from pypto_lens.registry.dsl import (
     KIND_LETTERS,
     DslFunction,
     default_data_path,
@@ -16,7 +16,7 @@ from analysis.registry.dsl import (
     letter_classes,
     load_dsl_map,
 )
-from analysis.registry.model import normalise_kwarg_value
+from pypto_lens.registry.model import normalise_kwarg_value
 
 
 @pytest.fixture(scope="module")

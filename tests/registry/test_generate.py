@@ -5,10 +5,10 @@ import json
 import textwrap
 from pathlib import Path
 
-from analysis.registry.bundled import bundled_locations, bundled_source, load_bundled_ops
-from analysis.registry.generate import build_registry, dump_json, load_json
-from analysis.registry.model import Effect
-from analysis.registry.validate import op_violations
+from pypto_lens.registry.bundled import bundled_locations, bundled_source, load_bundled_ops
+from pypto_lens.registry.generate import build_registry, dump_json, load_json
+from pypto_lens.registry.model import Effect
+from pypto_lens.registry.validate import op_violations
 
 FIRST = '''\
     // A file of a pretend checkout.

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import textwrap
 
-from analysis.registry.cpp_chains import Range
-from analysis.registry.validate import validate_source
+from pypto_lens.registry.cpp_chains import Range
+from pypto_lens.registry.validate import validate_source
 
 
 def problems_of(source: str):

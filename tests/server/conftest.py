@@ -1,4 +1,4 @@
-"""pytest-lsp end-to-end tests of the language server: a real `python -m server` subprocess.
+"""pytest-lsp end-to-end tests of the language server: a real `python -m pypto_lens` subprocess.
 
 Fixtures:
 

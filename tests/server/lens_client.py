@@ -235,7 +235,7 @@ async def session(caps: types.ClientCapabilities, *, folder: Optional[Path] = No
     client.configuration_delay = configuration_delay
     if configuration is not None:
         client.set_configuration(configuration)
-    await client.start_io(sys.executable, "-m", "server", cwd=str(ROOT))
+    await client.start_io(sys.executable, "-m", "pypto_lens", cwd=str(ROOT))
     try:
         if folder is not None:
             client.folder = folder

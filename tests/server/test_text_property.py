@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from lens_client import ENCODINGS, line_spans, offset_of, units
-from server.text import Change, LspText
+from pypto_lens.server.text import Change, LspText
 
 ALPHABET = ["a", "b", " ", "\n", "\r", "\r\n", "\x0c", "\x0b", "\x85", "\u2028", "\u2029", "é", "中", "💡", "𝔡", "\t"]
 texts = st.lists(st.sampled_from(ALPHABET), max_size=24).map("".join)

@@ -62,8 +62,8 @@ def receive(proc, wanted_id, deadline):
 def imported_from_bundle(script: str) -> bool:
     """The packages the launcher puts first on sys.path are the bundled ones (not an installed copy)."""
     libs = os.path.join(os.path.dirname(os.path.dirname(script)), "libs")
-    probe = ("import sys; sys.path.insert(0, sys.argv[1]); import server, analysis, pygls, lark; "
-             "print('\\n'.join(m.__file__ for m in (server, analysis, pygls, lark)))")
+    probe = ("import sys; sys.path.insert(0, sys.argv[1]); import pypto_lens, pypto_lens.server, pygls, lark; "
+             "print('\\n'.join(m.__file__ for m in (pypto_lens, pypto_lens.server, pygls, lark)))")
     files = subprocess.run([sys.executable, "-I", "-c", probe, libs], capture_output=True, text=True,
                            check=True, cwd="/").stdout.split()
     outside = [f for f in files if not f.startswith(libs + os.sep)]

@@ -23,6 +23,6 @@ if __name__ == "__main__":
         sys.stderr.write("ERROR pypto-lens: Python 3.10 or newer is needed, this is %d.%d\n" % sys.version_info[:2])
         sys.exit(1)
     _set_path()  # the log level comes to the server in PYPTO_LENS_LOG_LEVEL
-    from server.main import main
+    from pypto_lens.server.main import main
 
     sys.exit(main([]))
