@@ -8,6 +8,7 @@ It takes half a minute (a wheel build and a pip install); `make test` runs it.
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 import venv
@@ -48,10 +49,25 @@ def _run(*args, **kwargs) -> subprocess.CompletedProcess:
     return result
 
 
+def _tree_files(folder: str) -> list[str]:
+    """The project's files under `folder` (tracked or new, not ignored), relative to it."""
+    listed = subprocess.run(["git", "ls-files", "--cached", "--others", "--exclude-standard", folder],
+                            capture_output=True, text=True, cwd=ROOT, check=True)
+    return sorted({p[len(folder) + 1:] for p in listed.stdout.split() if (ROOT / p).is_file()})
+
+
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory) -> Path:
+    """Built from a copy of the project's files: an in-tree build/ may hold modules that are gone."""
+    source = tmp_path_factory.mktemp("source")
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(ROOT / name, source / name)
+    for folder in ("analysis", "server"):
+        for relative in _tree_files(folder):
+            (source / folder / relative).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy(ROOT / folder / relative, source / folder / relative)
     out = tmp_path_factory.mktemp("wheel")
-    _run(sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--wheel-dir", out, ROOT)
+    _run(sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--wheel-dir", out, source)
     (found,) = out.glob("pypto_lens-*.whl")
     return found
 
@@ -78,11 +94,6 @@ def elsewhere(tmp_path: Path) -> Path:
     (tmp_path / "analysis" / "__init__.py").write_text(DECOY.format(name="analysis/"), encoding="utf-8")
     (tmp_path / "demo.py").write_text(PROGRAM, encoding="utf-8")
     return tmp_path
-
-
-def _tree_files(folder: str) -> set[str]:
-    listed = subprocess.run(["git", "ls-files", folder], capture_output=True, text=True, cwd=ROOT, check=True)
-    return {p[len(folder) + 1:] for p in listed.stdout.split()}
 
 
 def test_the_wheel_holds_pypto_lens_only_and_all_of_it(wheel: Path):
