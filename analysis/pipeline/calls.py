@@ -5,6 +5,7 @@ The table C4-C9 with the promotions R-seq (C5), R-ambiguous (C6), R-prior
 Submits (C12). Every direction carries its Derivation (H7).
 """
 from __future__ import annotations
+from .state import ProgramState
 
 
 from ..ir import nodes as ir
@@ -15,7 +16,7 @@ from .roots import Roots
 from .types import expr_type
 
 
-def derive_calls(state, fn: Fn) -> list[CallResult]:
+def derive_calls(state: ProgramState, fn: Fn) -> list[CallResult]:
     roots = Roots(state, fn, policy="first")
     writers = PriorWriters(state, fn, roots)
     results: list[CallResult] = []

@@ -15,6 +15,7 @@ from ..ir import nodes as ir
 from ..ir.nodes import Dir, Kind
 from ..syntax.nodes import Span
 from .model import Evidence, Fn
+from .state import ProgramState
 from .types import expr_type, resolve_op, subscript_is_slice
 
 _CHECKED = (Kind.INCORE, Kind.AIC, Kind.AIV, Kind.OPAQUE)
@@ -47,7 +48,7 @@ def applies(declared: Kind, promoted: bool) -> bool:
     return declared in _CHECKED and not promoted
 
 
-def check(state, fn: Fn, declared_body: list, annotation_spans: dict[int, Span]) -> list[InParamWrite]:
+def check(state: ProgramState, fn: Fn, declared_body: list, annotation_spans: dict[int, Span]) -> list[InParamWrite]:
     """The first write of each candidate parameter (IW3-IW6), in visit order."""
     candidates = {p.var: k for k, p in enumerate(fn.params) if p.decl is Dir.IN and p.type.is_shaped}
     if not candidates:

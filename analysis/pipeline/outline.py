@@ -15,6 +15,7 @@ from ..ir import nodes as ir
 from ..ir.nodes import Dir, Kind
 from ..registry.model import Effect
 from .model import Derivation, Dispatch, Evidence, Fn, FnParam
+from .state import ProgramState
 from .types import resolve_op
 from .walk import defined_vars, iter_uses, top_level_defs
 
@@ -30,7 +31,7 @@ _INNER_CALLEE_KINDS = ("cluster", "spmd", "spmd_for")
 _KERNEL_KINDS = ("incore", "split_aiv", "spmd", "spmd_for", "cluster")
 
 
-def outline_program(state) -> None:
+def outline_program(state: ProgramState) -> None:
     """Outline every scope of every eligible function of `state` (a ProgramState)."""
     for stage in ("hierarchy", "incore", "wrapper"):
         for fn in list(state.fns.values()):

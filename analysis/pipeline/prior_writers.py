@@ -10,10 +10,11 @@ from __future__ import annotations
 from ..ir import nodes as ir
 from .model import Dispatch, Evidence
 from .roots import Roots
+from .state import ProgramState
 
 
 class PriorWriters:
-    def __init__(self, state, fn, roots: Roots):
+    def __init__(self, state: ProgramState, fn, roots: Roots):
         self.state = state
         self.fn = fn
         self.roots = roots

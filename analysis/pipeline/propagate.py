@@ -11,10 +11,11 @@ from ..ir import nodes as ir
 from ..ir.nodes import Kind
 from .model import Derivation, Evidence, Fn
 from .roots import Roots
+from .state import ProgramState
 from .walk import calls
 
 
-def propagate(state) -> None:
+def propagate(state: ProgramState) -> None:
     callers = [fn for fn in state.fns.values() if fn.kind is not Kind.INCORE and fn.origin not in ("external", "inline")]
     changed = True
     rounds = 0

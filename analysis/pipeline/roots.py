@@ -15,6 +15,7 @@ from ..ir import nodes as ir
 from ..syntax.nodes import Span
 from .model import Dispatch, Evidence, Fn
 from .normalise import const_trip_count
+from .state import ProgramState
 from .types import expr_type, resolve_op, subscript_is_slice
 
 
@@ -32,7 +33,7 @@ _NOWHERE = Span(0, 0, 0, 0)
 class Roots:
     """The buffer roots of one function body under one policy."""
 
-    def __init__(self, state, fn: Fn, policy: str = "first", dirs_of=None):
+    def __init__(self, state: ProgramState, fn: Fn, policy: str = "first", dirs_of=None):
         """`dirs_of(callee)`: the callee directions B5 reads (default: the effective ones)."""
         self.state = state
         self.dirs_of = dirs_of or (lambda callee: callee.dirs)

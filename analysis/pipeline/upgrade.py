@@ -11,10 +11,11 @@ from __future__ import annotations
 from ..ir import nodes as ir
 from ..ir.nodes import Dir, Kind
 from .model import Derivation, Dispatch, Evidence, Fn
+from .state import ProgramState
 from .types import resolve_op
 
 
-def upgrade(state, fn: Fn) -> None:
+def upgrade(state: ProgramState, fn: Fn) -> None:
     if fn.kind is not Kind.INCORE:
         return
     shaped = {p.var: k for k, p in enumerate(fn.params) if p.type.cls in ("tensor", "dtensor", "unknown")}

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from ..ir import nodes as ir
 from ..syntax.nodes import Span
 from .model import Dispatch, Fn
+from .state import ProgramState
 from .walk import defined_vars, iter_uses
 
 
@@ -30,7 +31,7 @@ class StaleUse:
     callee: str
 
 
-def check(state, fn: Fn) -> list[StaleUse]:
+def check(state: ProgramState, fn: Fn) -> list[StaleUse]:
     found: list[StaleUse] = []
     reported: set = set()
 

@@ -8,10 +8,11 @@ from __future__ import annotations
 from ..ir import nodes as ir
 from ..ir.nodes import Kind
 from .model import Derivation, Evidence
+from .state import ProgramState
 from .walk import calls
 
 
-def materialize(state) -> None:
+def materialize(state: ProgramState) -> None:
     wrappers = [fn for fn in state.fns.values() if fn.kind.is_wrapper and fn.origin != "external"]
     vectors = {fn.key: list(fn.dirs) for fn in wrappers}
     reasons: dict = {fn.key: {} for fn in wrappers}

@@ -1,0 +1,31 @@
+"""What every stage of the chain works on: the functions of one program, and how a call finds its callee."""
+from __future__ import annotations
+
+from typing import Callable, Optional
+
+from ..ir import nodes as ir
+from ..registry.registry import Registry
+from .model import Fn
+
+
+class ProgramState:
+    """The functions of one program and how a call finds its callee."""
+
+    def __init__(self, registry: Registry, external: Callable[[ir.CalleeRef], Optional[Fn]]):
+        self.registry = registry
+        self.fns: dict[str, Fn] = {}
+        self.external = external
+        self.constant_vars: set = set()  # versions bound to literal numbers (outlining does not pass them)
+
+    def add(self, fn: Fn) -> None:
+        self.fns[fn.key] = fn
+
+    def callee(self, call: ir.UserCall) -> Optional[Fn]:
+        ref = call.callee
+        if ref.how in ("self", "name", "fn"):
+            fn = self.fns.get(ref.name)
+            if fn is not None:
+                return fn
+        if ref.how == "fn":
+            return None
+        return self.external(ref)
