@@ -1,11 +1,12 @@
-"""Lower one pl function from the syntax tree into the SSA IR of `nodes`.
+"""Lower one pl function from the syntax tree into the SSA IR of `nodes`: its statements and expressions.
 
 This is where the pl constructs of spec §2.6 and §4 are recognised: loops and
-their kinds, scopes, user calls (`self.f`, bare names, `pl.submit`), operator
-calls, `pl.no_dep`, pre-filled `arg_directions`, `dst[...] = src` sugar,
-`pl.unroll` expansion (N2), SSA versions with phis and loop carries (N3) and
-the hoisting of nested calls into temporaries (N4). Anything else becomes an
-explicit opaque node; lowering never raises.
+their kinds, scopes, `dst[...] = src` sugar, `pl.unroll` expansion (N2) and the
+hoisting of nested calls into temporaries (N4). Calls (`self.f`, bare names,
+`pl.submit`, operators, `pl.no_dep`, pre-filled `arg_directions`) are lowered
+in lower_calls.py, SSA versions with phis and loop carries (N3) in ssa.py, the
+declarations (decorators, annotations) are read in declarations.py. Anything
+else becomes an explicit opaque node; lowering never raises.
 """
 from __future__ import annotations
 
@@ -16,150 +17,27 @@ from ..syntax.nodes import Span
 from . import liveness
 from . import nodes as ir
 from .context import ModuleContext, fold
-from .nodes import ArgDir, Dir, Kind, Type
+from .declarations import n_dotted, parse_type, return_types, value_type
+from .lower_calls import CallLowering, elements, string_value
+from .nodes import Kind, Type
+from .ssa import SsaNames, assigned_names, target_names, yield_targets
 
-_BUILTINS = frozenset("""abs all any bool dict divmod enumerate float getattr hasattr int isinstance len list
-map max min print range reversed round set sorted str sum tuple type zip iter next callable super repr
-hash id object format chr ord slice setattr vars""".split())
-
-_KIND_NAMES = {k.value: k for k in Kind}
-_ADIR = {"input": ArgDir.INPUT, "output": ArgDir.OUTPUT, "output_existing": ArgDir.OUTPUT_EXISTING,
-         "inout": ArgDir.INOUT, "no_dep": ArgDir.NO_DEP, "scalar": ArgDir.SCALAR}
-_CALL_CONTROLS = frozenset({"core_num", "sync_start", "allow_early_resolve", "predicate", "device", "dumps"})
 _LOOP_KINDS = {"pl.range": "range", "pl.parallel": "parallel", "pl.pipeline": "pipeline", "pl.while_": "while"}
-_NOSPAN = Span(0, 0, 0, 0)
 
 
-def decorator_kind(ctx: ModuleContext, decorators: list[s.Expr]) -> Optional[tuple[Kind, bool, dict]]:
-    """(kind, is_jit, attrs) from a def's decorators (S3), or None if it is not a pl function."""
-    for deco in decorators:
-        call = deco if isinstance(deco, s.Call) else None
-        path = ctx.canonical(call.func if call else deco)
-        if path is None:
-            continue
-        kwargs = {k.name: k.value for k in call.keywords} if call else {}
-        attrs: dict[str, Any] = {}
-        for key in ("level", "role"):
-            if key in kwargs:
-                attrs[key] = (ctx.canonical(kwargs[key]) or "").rsplit(".", 1)[-1] or None
-        if path == "pl.function":
-            kind = Kind.OPAQUE
-            if "type" in kwargs:
-                name = (ctx.canonical(kwargs["type"]) or n_dotted(kwargs["type"]) or "").rsplit(".", 1)[-1]
-                kind = _KIND_NAMES.get(name, Kind.OPAQUE)
-            return kind, False, attrs
-        if path == "pl.inline":
-            return Kind.INLINE, False, attrs
-        if path in ("pl.jit", "pl.jit@module.jit"):
-            return Kind.ORCHESTRATION, True, attrs
-        if path.startswith("pl.jit."):
-            variant = path.rsplit(".", 1)[-1]
-            if variant == "incore":
-                return Kind.INCORE, True, attrs
-            if variant == "inline":
-                return Kind.INLINE, True, attrs
-            if variant == "host":
-                attrs.setdefault("level", "HOST")
-                return Kind.OPAQUE, True, attrs
-            if variant in ("opaque", "extern"):
-                return Kind.OPAQUE, True, attrs
-    return None
-
-
-def n_dotted(expr) -> Optional[str]:
-    return s.dotted_name(expr)
-
-
-def is_program_class(ctx: ModuleContext, cls: s.ClassDef) -> bool:
-    for deco in cls.decorators:
-        target = deco.func if isinstance(deco, s.Call) else deco
-        if ctx.canonical(target) == "pl.program":
-            return True
-    return False
-
-
-def parse_type(ctx: ModuleContext, ann: Optional[s.Expr]) -> tuple[Dir, Type, Optional[str]]:
-    """(declared direction, type, problem) of a parameter annotation (S1, S2)."""
-    if ann is None:
-        return Dir.IN, ir.UNKNOWN, None
-    if isinstance(ann, s.Subscript):
-        head = n_dotted(ann.value) or ""
-        last = head.rsplit(".", 1)[-1]
-        if last in ("Out", "InOut") and (head in ("Out", "InOut") or ctx.canonical(ann.value) or "." in head):
-            _, inner, _ = parse_type(ctx, ann.index)
-            direction = Dir.OUT if last == "Out" else Dir.INOUT
-            problem = None
-            if direction is Dir.INOUT and inner.cls == "scalar":
-                problem = "pl.InOut cannot wrap a scalar (S2): scalars are passed by value"
-            return direction, inner, problem
-    return Dir.IN, value_type(ctx, ann), None
-
-
-# Opaque handles (pointers, communication contexts, prefetch events...): neither tensors
-# nor shaped, so a call passes them as Scalar (S7)
-_HANDLES = ("Ptr", "CommCtx", "MemRef", "PrefetchAsyncContext", "AsyncEvent", "AsyncSession")
-
-
-def value_type(ctx: ModuleContext, ann: Optional[s.Expr]) -> Type:
-    if ann is None:
-        return ir.UNKNOWN
-    target = ann.value if isinstance(ann, s.Subscript) else ann
-    path = ctx.canonical(target) or n_dotted(target) or ""
-    last = path.rsplit(".", 1)[-1]
-    if last in ("Tensor", "DistributedTensor", "Tile"):
-        shape = dtype = None
-        if isinstance(ann, s.Subscript):
-            parts = ann.index.elts if isinstance(ann.index, s.Tuple) else [ann.index]
-            if parts and isinstance(parts[0], (s.List, s.Tuple)):
-                shape = tuple(_shape_text(ctx, e) for e in parts[0].elts)
-            if len(parts) > 1:
-                dtype = (ctx.canonical(parts[1]) or n_dotted(parts[1]) or "").rsplit(".", 1)[-1] or None
-        cls = {"Tensor": "tensor", "DistributedTensor": "dtensor", "Tile": "tile"}[last]
-        return Type(cls, shape, dtype)
-    if last in ("Scalar", "int", "float", "bool", "INDEX", "TaskId"):
-        return ir.SCALAR
-    if last in _HANDLES:
-        return ir.HANDLE
-    if last == "Array":
-        return Type("array")
-    if last in ("tuple", "Tuple") and isinstance(ann, s.Subscript):
-        parts = ann.index.elts if isinstance(ann.index, s.Tuple) else [ann.index]
-        return Type("tuple", elts=tuple(value_type(ctx, p) for p in parts))
-    if isinstance(ann, s.Tuple):
-        return Type("tuple", elts=tuple(value_type(ctx, p) for p in ann.elts))
-    return ir.UNKNOWN
-
-
-def _shape_text(ctx: ModuleContext, expr: s.Expr) -> Any:
-    value = fold(expr, ctx.constants)
-    if value is not None:
-        return value
-    return n_dotted(expr) or "?"
-
-
-def return_types(ctx: ModuleContext, ann: Optional[s.Expr]) -> list[Type]:
-    if ann is None:
-        return []
-    t = value_type(ctx, ann)
-    if t.cls == "tuple":
-        return list(t.elts)
-    return [t]
-
-
-class FunctionLowering:
-    """Lowers one function body; `env` maps each name to its current version."""
+class FunctionLowering(CallLowering, SsaNames):
+    """Lowers one function body: its statements and expressions here, its calls in lower_calls.py,
+    its SSA names (versions, phis, loop carries) in ssa.py."""
 
     def __init__(self, ctx: ModuleContext, constants: dict[str, Any], in_class: bool):
+        super().__init__()
         self.ctx = ctx
         self.constants = constants
         self.in_class = in_class
-        self.env: dict[str, ir.Var] = {}
-        self.versions: dict[str, int] = {}
         self.out: list[ir.Stmt] = []
         self.problems: list[tuple[str, str, Span]] = []
         self.explicit_loops: list[dict] = []  # stack of explicit (init_values) loops being lowered
         self.branch_depth = 0  # `if` nesting: a pl.yield_ in a branch is the if's result, not the loop's
-        self.places = liveness.Places([])  # where each statement sits (for loop carries)
 
     # -- entry -------------------------------------------------------------------
     def function(self, fdef: s.FunctionDef, kind: Kind, jit: bool, attrs: dict) -> ir.Function:
@@ -186,19 +64,6 @@ class FunctionLowering:
         return ir.Function(fdef.name, kind, params, return_types(self.ctx, fdef.returns), body,
                            fdef.name_span, header, jit, attrs.get("level"), attrs.get("role"),
                            self.problems, returns_span)
-
-    # -- variables -------------------------------------------------------------------
-    def define(self, name: str, span: Optional[Span], annotation: Optional[Type] = None) -> ir.Var:
-        version = self.versions.get(name, 0) + 1
-        self.versions[name] = version
-        var = ir.Var(name, version, span, annotation)
-        self.env[name] = var
-        return var
-
-    def temp(self, span: Span) -> ir.Var:
-        version = self.versions.get("", 0) + 1
-        self.versions[""] = version
-        return ir.Var(f"_t{version}", version, span)
 
     def block(self, stmts: list[s.Stmt]) -> list[ir.Stmt]:
         saved = self.out
@@ -334,59 +199,18 @@ class FunctionLowering:
         orelse = self.block(st.orelse)
         self.branch_depth -= 1
         after_else = self.env
-        self.env = dict(before)
-        phis = []
-        for name in _ordered_union(after_then, after_else):
-            t, e = after_then.get(name), after_else.get(name)
-            if t is e:
-                self.env[name] = t
-                continue
-            if not self.places.live_after(st, name):
-                # N3: no if-result for a name nothing reads afterwards; it keeps its value from before
-                if name in before:
-                    self.env[name] = before[name]
-                continue
-            var = self.define(name, st.span)
-            phis.append(ir.Phi(var, t, e))
+        phis = self.join(st, before, after_then, after_else)
         self.emit(ir.If(cond, then, orelse, phis, st.span))
 
     def stmt_While(self, st: s.While) -> None:
         existing = set(self.env)
-        carries = self.enter_carries(self.carried(st, _assigned_names(st.body)))
+        carries = self.enter_carries(self.carried(st, assigned_names(st.body)))
         outer, self.out = self.out, []
         cond = self.expr(st.test)  # evaluated every iteration, on the iter vars
         body = self.out + self.block(st.body)
         self.out = outer
         self.emit(ir.Loop("while", None, [cond], self.exit_carries(carries), body, st.span))
         self.forget_loop_locals(existing, carries)
-
-    def carried(self, loop: s.Stmt, names: list[str]) -> list[str]:
-        """N3, as the compiler's SSA conversion does it: a name a loop assigns is carried when it
-        existed before the loop, or when the code after the loop reads it."""
-        return [name for name in names if name in self.env or self.places.live_after(loop, name)]
-
-    def forget_loop_locals(self, existing: set, carries: list) -> None:
-        """After a loop, the names first bound in its body and not carried no longer exist (so a
-        later loop that assigns them does not carry them, and a later scope does not capture them)."""
-        carried = {name for name, _, _ in carries}
-        for name in [n for n in self.env if n not in existing and n not in carried]:
-            del self.env[name]
-
-    def enter_carries(self, names: list[str]) -> list[tuple[str, Optional[ir.Var], ir.Var]]:
-        carries = []
-        for name in names:
-            init = self.env.get(name)
-            iter_var = self.define(name, init.span if init else None, init.annotation if init else None)
-            carries.append((name, init, iter_var))
-        return carries
-
-    def exit_carries(self, carries) -> list[ir.Carry]:
-        out = []
-        for name, init, iter_var in carries:
-            yielded = self.env.get(name)
-            result = self.define(name, None, iter_var.annotation)
-            out.append(ir.Carry(iter_var, init, yielded, result))
-        return out
 
     def stmt_For(self, st: s.For) -> None:
         call = st.iter if isinstance(st.iter, s.Call) else None
@@ -406,7 +230,7 @@ class FunctionLowering:
             self.explicit_loop(st, kind, init_values, bounds, header, extra)
             return
         existing = set(self.env)
-        carries = self.enter_carries(self.carried(st, _assigned_names(st.body)))
+        carries = self.enter_carries(self.carried(st, assigned_names(st.body)))
         loop_var = self.loop_target(st.target)
         body = self.block(st.body)
         self.emit(ir.Loop(kind, loop_var, bounds, self.exit_carries(carries), body, header, header_uses=extra))
@@ -415,7 +239,7 @@ class FunctionLowering:
     def loop_target(self, target: s.Expr) -> Optional[ir.Var]:
         if isinstance(target, s.Name):
             return self.define(target.id, target.span, ir.SCALAR)
-        for name in _target_names(target):
+        for name in target_names(target):
             self.define(name.id, name.span, ir.SCALAR)
         return None
 
@@ -435,8 +259,8 @@ class FunctionLowering:
             name = target.id if isinstance(target, s.Name) else f"_iter{i}"
             init = inits[i] if i < len(inits) else None
             iter_vars.append(self.define(name, target.span, init.annotation if init else None))
-        skip = {v.name for v in iter_vars} | set(_yield_targets(st.body))
-        implicit = [nm for nm in _assigned_names(st.body) if nm not in skip]
+        skip = {v.name for v in iter_vars} | set(yield_targets(st.body))
+        implicit = [nm for nm in assigned_names(st.body) if nm not in skip]
         implicit_carries = self.enter_carries(self.carried(st, implicit))
         frame = {"yields": None, "targets": None, "depth": self.branch_depth}
         self.explicit_loops.append(frame)
@@ -455,7 +279,7 @@ class FunctionLowering:
 
     def yield_(self, target: Optional[s.Expr], call: s.Call) -> None:
         values = [self.as_var(self.expr(a), a.span) for a in call.args]
-        names = [t.id for t in _target_names(target)] if target is not None else []
+        names = [t.id for t in target_names(target)] if target is not None else []
         frame = self.explicit_loops[-1] if self.explicit_loops else None
         if frame is not None and frame["yields"] is None and frame["depth"] == self.branch_depth:
             frame["yields"] = values
@@ -489,7 +313,7 @@ class FunctionLowering:
             return False
         indices = list(range(start, stop, step))[:256]
         for k in indices:
-            for name in _target_names(st.target):
+            for name in target_names(st.target):
                 var = self.define(name.id, name.span, ir.SCALAR)
                 self.emit(ir.Assign(var, ir.Const(k, name.span), name.span))
             for inner in st.body:
@@ -520,7 +344,7 @@ class FunctionLowering:
             for extra in st.items:
                 self.emit(ir.OpaqueStmt([self.expr(extra.context)], extra.span, "with"))
                 if extra.target is not None:
-                    for name in _target_names(extra.target):
+                    for name in target_names(extra.target):
                         self.define(name.id, name.span)
             body = self.block(st.body)
             self.emit(ir.Scope("python", body, header))
@@ -528,12 +352,12 @@ class FunctionLowering:
         kwargs = {k.name: k.value for k in call.keywords}
         attrs = {k: self.expr_attr(v) for k, v in kwargs.items() if k not in ("deps", "no_dep_args")}
         uses = [self.expr(a) for a in call.args]
-        deps = [self.expr(d) for d in _elements(kwargs.get("deps"))]
+        deps = [self.expr(d) for d in elements(kwargs.get("deps"))]
         for key, value in kwargs.items():
             if key not in ("deps", "no_dep_args"):
                 uses.append(self.expr(value))
         no_dep_args = []
-        for element in _elements(kwargs.get("no_dep_args")):
+        for element in elements(kwargs.get("no_dep_args")):
             if isinstance(element, s.Name):
                 no_dep_args.append((element.id, element.span))
             else:
@@ -558,7 +382,7 @@ class FunctionLowering:
         body = self.block(st.body)
         tid = None
         if item.target is not None:
-            names = _target_names(item.target)
+            names = target_names(item.target)
             if names:
                 tid = self.define(names[0].id, names[0].span, ir.SCALAR)
         submit = tid is not None or "deps" in kwargs or bool(attrs.get("allow_early_resolve")) \
@@ -593,7 +417,7 @@ class FunctionLowering:
         if isinstance(e, s.Constant):
             return ir.Const(e.value, e.span)
         if isinstance(e, s.Str):
-            return ir.Const(_string_value(e.value), e.span)
+            return ir.Const(string_value(e.value), e.span)
         if isinstance(e, s.Attribute):
             path = self.ctx.canonical(e)
             if path is not None:
@@ -653,109 +477,6 @@ class FunctionLowering:
         self.emit(ir.Assign(var, value, span, hoisted=True))
         return ir.Ref(var, span)
 
-    def call(self, e: s.Call) -> ir.Expr:
-        func = e.func
-        path = self.ctx.canonical(func)
-        name_span = _name_span(func)
-        if path is not None:
-            if path in ("pl.submit", "pl.spmd_submit"):
-                return self.submit(e, path, name_span)
-            if path == "pl.no_dep":
-                return self.expr(e.args[0]) if e.args else ir.Const(None)
-            args = [self.expr(a.value if isinstance(a, s.Starred) else a) for a in e.args]
-            kwargs = {k.name: self.expr(k.value) for k in e.keywords if k.name}
-            return ir.OpCall(path, args, kwargs, e.span, name_span)
-        callee = self.callee(func)
-        if callee is None:
-            parts = [self.expr(func)] + [self.expr(a) for a in e.args] + [self.expr(k.value) for k in e.keywords]
-            return ir.Other(parts, e.span, "call")
-        return self.user_call(callee, e.args, e.keywords, e.span, name_span)
-
-    def callee(self, func: s.Expr) -> Optional[ir.CalleeRef]:
-        if isinstance(func, s.Attribute) and isinstance(func.value, s.Name):
-            owner = func.value.id
-            if owner == "self" and "self" not in self.env:  # in jit code too: `pl.submit(self.k, ...)`
-                return ir.CalleeRef("self", func.attr)
-            if owner in self.ctx.modules and owner not in self.env:
-                return ir.CalleeRef("module", func.attr, owner)
-            return None
-        if isinstance(func, s.Name) and func.id not in self.env and func.id not in _BUILTINS \
-                and func.id not in self.constants:
-            return ir.CalleeRef("name", func.id)
-        return None
-
-    def user_call(self, callee: ir.CalleeRef, raw_args: list, keywords: list, span: Span, name_span: Span,
-                  submit: Optional[str] = None) -> ir.UserCall:
-        args, arg_spans, no_dep, no_dep_spans = [], [], set(), {}
-        for i, a in enumerate(raw_args):
-            inner, marker = self.strip_no_dep(a)
-            if marker is not None:
-                no_dep.add(i)
-                no_dep_spans[i] = marker
-            arg_spans.append(a.span)
-            args.append(self.expr(inner.value if isinstance(inner, s.Starred) else inner))
-        call = ir.UserCall(callee, args, arg_spans, span, name_span, frozenset(no_dep), no_dep_spans, submit=submit)
-        for kw in keywords:
-            if kw.name == "attrs":
-                self.prefilled(call, kw.value)
-            elif kw.name == "deps":
-                call.deps = [self.expr(d) for d in _elements(kw.value)]
-            elif kw.name and kw.name not in _CALL_CONTROLS:
-                # the jit specializer moves keyword arguments into their positional slots (N stage)
-                inner, marker = self.strip_no_dep(kw.value)
-                call.keywords[kw.name] = (self.expr(inner), kw.span, marker)
-        return call
-
-    def strip_no_dep(self, a: s.Expr) -> tuple[s.Expr, Optional[Span]]:
-        """S10: `pl.no_dep(x)` (nested ones count once) -> (x, marker span)."""
-        marker = None
-        while isinstance(a, s.Call) and self.ctx.canonical(a.func) == "pl.no_dep" and len(a.args) == 1 \
-                and not a.keywords:
-            marker = marker or a.span
-            a = a.args[0]
-        return a, marker
-
-    def prefilled(self, call: ir.UserCall, attrs: s.Expr) -> None:
-        """S11: `attrs={"arg_directions": [pl.adir.input, ...]}`."""
-        if not isinstance(attrs, s.Dict):
-            call.problems.append(("PrefilledDirections", "attrs= must be a literal dict (S11)", attrs.span))
-            return
-        for key, value in attrs.items:
-            if not (isinstance(key, s.Str) and _string_value(key.value) == "arg_directions"):
-                continue
-            if not isinstance(value, (s.List, s.Tuple)):
-                call.problems.append(("PrefilledDirections", "arg_directions must be a literal list (S11)", value.span))
-                return
-            directions = []
-            for element in value.elts:
-                name = (self.ctx.canonical(element) or n_dotted(element) or "").rsplit(".", 1)[-1]
-                if name not in _ADIR:
-                    call.problems.append(("PrefilledDirections",
-                                          f"unknown direction {name or '?'!s}: use pl.adir.input, output, "
-                                          "output_existing, inout, no_dep or scalar (S11)", element.span))
-                    return
-                directions.append(_ADIR[name])
-            if len(directions) != len(call.args):
-                call.problems.append(("PrefilledDirections",
-                                      f"arg_directions has {len(directions)} entries for {len(call.args)} "
-                                      "arguments (S11)", value.span))
-                return
-            call.prefilled = tuple(directions)
-            call.prefilled_span = value.span
-
-    def submit(self, e: s.Call, path: str, name_span: Span) -> ir.Expr:
-        """C12: `pl.submit(self.f, a, ...)` / `pl.spmd_submit(self.f, a, ..., core_num=N)`."""
-        if not e.args:
-            return ir.Other([], e.span, "submit")
-        callee = self.callee(e.args[0])
-        if callee is None:
-            parts = [self.expr(a) for a in e.args]
-            return ir.Other(parts, e.span, "submit")
-        keywords = [k for k in e.keywords if k.name in ("attrs", "deps")]
-        call = self.user_call(callee, e.args[1:], keywords, e.span, _name_span(e.args[0]),
-                              submit=path.rsplit(".", 1)[-1])
-        return call
-
 
 def _flat_submit_target(target: s.Expr) -> s.Expr:
     """`(a, b), tid = pl.submit(...)`: a Submit's value is flat (outputs..., TaskId)."""
@@ -771,98 +492,6 @@ def _set_owner(body: list, owner: str) -> None:
             stmt.owner = owner
         elif isinstance(stmt, ir.Assign) and isinstance(stmt.value, (ir.OpCall, ir.UserCall)):
             stmt.value.owner = owner
-
-
-def _string_value(literal: str) -> str:
-    body = literal.lstrip("rRbBuUfF")
-    if body[:3] in ('"""', "'''"):
-        return body[3:-3]
-    return body[1:-1]
-
-
-def _name_span(func: s.Expr) -> Span:
-    if isinstance(func, s.Attribute):
-        end = func.span
-        return Span(end.end_line, end.end_col - len(func.attr), end.end_line, end.end_col)
-    return func.span
-
-
-def _elements(expr: Optional[s.Expr]) -> list:
-    if expr is None:
-        return []
-    if isinstance(expr, (s.List, s.Tuple)):
-        return list(expr.elts)
-    return [expr]
-
-
-def _target_names(target: Optional[s.Expr]) -> list:
-    if target is None:
-        return []
-    if isinstance(target, s.Name):
-        return [target]
-    if isinstance(target, (s.Tuple, s.List)):
-        out = []
-        for element in target.elts:
-            out.extend(_target_names(element))
-        return out
-    if isinstance(target, s.Starred):
-        return _target_names(target.value)
-    return []
-
-
-def _assigned_names(body: list) -> list[str]:
-    """Names bound anywhere in a statement list (nested blocks included), in order."""
-    seen: dict[str, None] = {}
-
-    def visit(stmts):
-        for st in stmts:
-            if isinstance(st, (s.Assign,)):
-                for t in st.targets:
-                    for name in _target_names(t):
-                        seen.setdefault(name.id)
-                    if isinstance(t, s.Subscript) and isinstance(t.value, s.Name):
-                        seen.setdefault(t.value.id)
-            elif isinstance(st, (s.AnnAssign, s.AugAssign)):
-                t = st.target
-                for name in _target_names(t):
-                    seen.setdefault(name.id)
-                if isinstance(t, s.Subscript) and isinstance(t.value, s.Name):
-                    seen.setdefault(t.value.id)
-            elif isinstance(st, s.For):
-                for name in _target_names(st.target):
-                    seen.setdefault(name.id)
-                visit(st.body)
-                visit(st.orelse)
-            elif isinstance(st, (s.If, s.While)):
-                visit(st.body)
-                visit(st.orelse)
-            elif isinstance(st, s.With):
-                for item in st.items:
-                    for name in _target_names(item.target):
-                        seen.setdefault(name.id)
-                visit(st.body)
-            elif isinstance(st, s.Other):
-                for body in st.bodies:
-                    visit(body)
-    visit(body)
-    return list(seen)
-
-
-def _yield_targets(body: list) -> list[str]:
-    """Names bound by a `pl.yield_` at the top level of a loop body: the loop's results."""
-    out = []
-    for st in body:
-        if isinstance(st, s.Assign) and isinstance(st.value, s.Call) and \
-                (n_dotted(st.value.func) or "").endswith("yield_"):
-            for t in st.targets:
-                out.extend(name.id for name in _target_names(t))
-    return out
-
-
-def _ordered_union(a: dict, b: dict) -> list:
-    out = list(a)
-    out.extend(k for k in b if k not in a)
-    return out
 
 
 def _exprs_of(st: s.Stmt) -> list:

@@ -12,7 +12,7 @@ from typing import Any, Callable, Optional
 from ..syntax import nodes as s
 from ..syntax.nodes import Span
 from .context import ModuleContext, fold
-from .lower import decorator_kind, is_program_class
+from .declarations import decorator_kind, is_program_class
 from .nodes import Kind
 
 
