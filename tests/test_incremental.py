@@ -153,7 +153,7 @@ def test_an_edit_above_a_function_reuses_its_parse():
 
 def test_every_cache_forgets_its_least_recently_used_entries():
     """A long editing session must not grow the caches without bound, whichever way they are filled."""
-    from pypto_lens.workspace.document import LRU
+    from pypto_lens.workspace.lru import LRU
     cache = LRU(2)
     cache["a"] = 1
     cache.get_or("b", lambda: 2)

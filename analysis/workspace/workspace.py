@@ -20,7 +20,8 @@ from ..ir import nodes as ir
 from ..ir.context import ModuleContext
 from ..pipeline.model import Fn, external_copy
 from ..registry.registry import Registry
-from .document import Caches, DocumentAnalyzer
+from .caches import Caches
+from .document import DocumentAnalyzer, ModuleSummary
 from .results import Diagnostic, DocumentAnalysis, Range
 from .text import decode, normalise_newlines
 
@@ -155,13 +156,12 @@ class Workspace:
                     return analysis, exports
             analyzer = DocumentAnalyzer(self.registry, self.caches, resolver.external,
                                         resolver.constants)
-            analysis = analyzer.analyse(doc.text, uri, doc.version)
+            analysis, summary = analyzer.analyse(doc.text, uri, doc.version)
             if not doc.valid_utf8:
                 analysis.diagnostics.insert(0, Diagnostic("InvalidUtf8", "warning",
                                                           "this file is not valid UTF-8: invalid bytes were "
                                                           "read as U+FFFD", Range(0, 0, 0, 0)))
-            exports = _exports(uri, analyzer.module_functions, analyzer.module_offsets, analyzer.module_constants,
-                               analyzer.module_imports)
+            exports = _exports(uri, summary)
             self._analyses[uri] = ((doc.text, self.registry(), tuple(deps.items())), analysis, exports)
             return analysis, exports
         finally:
@@ -263,8 +263,8 @@ class _Resolver:
         return out
 
 
-def _exports(uri: str, functions: dict[str, Fn], offsets: dict[str, int], constants: dict,
-             imported: dict) -> Exports:
+def _exports(uri: str, summary: ModuleSummary) -> Exports:
+    functions, offsets, constants, imported = summary.functions, summary.offsets, summary.constants, summary.imports
     external = {}
     parts = []
     for name, fn in sorted(functions.items()):

@@ -1,0 +1,199 @@
+"""Placing a program's results in the document: unit-relative spans become absolute ranges.
+
+One program's call sites (one per source call, the outermost derivation winning,
+H2/H3), its signature changes, its InParamWritten warnings and problems, and its
+operator calls, each with the evidence of its derivation located (here, or in the
+file that defines a callee).
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+from ..ir import nodes as ir
+from ..ir.module import ProgramDecl
+from ..ir.nodes import ARG_STRENGTH
+from ..pipeline.in_param_written import FIX_REASONS
+from ..pipeline.model import CallResult, Derivation, Evidence, Fn
+from ..pipeline.program import ProgramResult
+from ..registry.bundled import bundled_locations, bundled_source
+from ..syntax.nodes import Span
+from .explain import operator_markdown
+from .results import (ArgHint, CallSite, Diagnostic, Explanation, Location, OperatorSite, Range, SignatureChange,
+                      Step)
+from .text import code_end
+
+
+def _owners(result: ProgramResult) -> dict:
+    """Where the callees from other programs or files live: owner -> (uri or None, line offset)."""
+    out = {}
+    for call in result.calls:
+        fn = call.callee_fn
+        if fn is not None and fn.home is not None:
+            out[fn.owner] = fn.home
+    return out
+
+
+class _Places:
+    """Turns (owner function, unit-relative span) into absolute ranges."""
+
+    def __init__(self, functions, units, external=None):
+        self.offsets = {name: units[src.unit].start for name, (src, _) in functions.items()}
+        self.external = external or {}  # owner -> (uri, line offset) of functions in other places
+
+    def range(self, owner: str, span: Span) -> Optional[Range]:
+        offset = self.offsets.get(owner)
+        if offset is None:
+            return None
+        return Range(span.line + offset, span.col, span.end_line + offset, span.end_col)
+
+    def location(self, owner: str, span: Span) -> Optional[Location]:
+        """Where a span of some function is: here, or in another file (`external` owners)."""
+        r = self.range(owner, span)
+        if r is not None:
+            return Location(None, r)
+        if owner in self.external:
+            uri, offset = self.external[owner]
+            return Location(uri, Range(span.line + offset, span.col, span.end_line + offset, span.end_col))
+        return None
+
+    def step(self, ev: Evidence) -> Step:
+        return Step(ev.label, ev.note, self.location(ev.owner, ev.span))
+
+    def explain(self, d: Derivation) -> Explanation:
+        return Explanation(d.rule, d.text, tuple(self.step(e) for e in d.evidence))
+
+
+def _depths(fns: dict[str, Fn]) -> dict[str, int]:
+    depth = {}
+
+    def of(key: str) -> int:
+        if key in depth:
+            return depth[key]
+        fn = fns.get(key)
+        depth[key] = 0 if fn is None or fn.parent is None else of(fn.parent) + 1
+        return depth[key]
+    for key in fns:
+        of(key)
+    return depth
+
+
+def place(program: ProgramDecl, functions, units, lines: list[str], result: ProgramResult, alias: str):
+    """(call sites, signature changes, diagnostics) of one program, in absolute positions."""
+    calls: list[CallSite] = []
+    signatures: list[SignatureChange] = []
+    diagnostics: list[Diagnostic] = []
+    places = _Places(functions, units, _owners(result))
+    depth = _depths(result.fns)
+    groups: dict = {}
+    for call_result in result.calls:
+        call = call_result.call
+        owner = call.owner or result.fns[call_result.fn].owner
+        groups.setdefault((owner, call.span.line, call.span.col), []).append(call_result)
+    for (owner, _, _), group in groups.items():
+        site = _site(places, owner, group, depth, result, lines)
+        if site is not None:
+            calls.append(site)
+    for name, (source, function) in functions.items():
+        fn = result.fns.get(name)
+        if fn is None or fn.origin != "user":
+            continue
+        for k, param in enumerate(fn.params):
+            if fn.dirs[k] is param.decl:
+                continue
+            p = function.params[k]
+            anchor = p.annotation_span or p.span
+            r = places.range(name, anchor)
+            if r is None:
+                continue
+            last = max(anchor, p.span, key=lambda span: (span.end_line, span.end_col))
+            whole = places.range(name, p.span.to(last))
+            signatures.append(SignatureChange(
+                fn.name, param.name, r.end_line, r.end_col, param.decl.value, fn.dirs[k].value,
+                tuple(places.explain(d) for d in fn.reasons.get(k, [])), whole))
+    for write in result.in_param_written:
+        r = places.range(write.owner, write.span)
+        if r is None:
+            continue
+        annotation = places.range(write.function, write.annotation) if write.annotation else None
+        diagnostics.append(Diagnostic(
+            "InParamWritten", "warning",
+            f"parameter '{write.param}' of {write.function} is declared In, but {write.writer} writes it: "
+            f"declare it {alias}.{write.suggestion}[...] ({FIX_REASONS[write.suggestion]})",
+            r, tuple(places.step(e) for e in write.evidence),
+            {"param": write.param, "function": write.function, "suggestion": write.suggestion,
+             "annotation": annotation.__dict__ if annotation else None, "alias": alias}))
+    for problem in result.problems:
+        r = places.range(problem.owner, problem.span)
+        if r is None:
+            continue
+        diagnostics.append(Diagnostic(problem.code, problem.severity, problem.message, r,
+                                      tuple(places.step(e) for e in problem.related)))
+    operators = []
+    for use in result.operators:
+        r = places.range(use.owner, use.span)
+        if r is not None:
+            markdown = operator_markdown(use.dsl, use.op_name, use.info, use.effects, _declared(use))
+            operators.append(OperatorSite(r, use.op_name, markdown))
+    return calls, signatures, diagnostics, operators
+
+
+def _declared(use) -> str:
+    """Where the operator's effects were declared: the workspace's sources, or PyPTO's (bundled)."""
+    info = use.info
+    if info is None:
+        return "nowhere"
+    if info.location is not None:
+        return f"at {info.location.path}:{info.location.line + 1} (this workspace's registry)"
+    where = bundled_locations().get(use.op_name)
+    commit = str(bundled_source().get("commit", ""))[:8]
+    place = f"at {where.path}:{where.line + 1} in PyPTO" if where else "in PyPTO"
+    return f"{place} (the bundled table{', commit ' + commit if commit else ''})"
+
+
+def _site(places: _Places, owner: str, group: list[CallResult], depth, result: ProgramResult,
+          lines: list[str]) -> Optional[CallSite]:
+    outermost = min(depth.get(r.fn, 0) for r in group)
+    chosen = [r for r in group if depth.get(r.fn, 0) == outermost]
+    first = chosen[0]
+    call = first.call
+    callee = first.callee_fn
+    call_range = places.range(owner, call.span)
+    if call_range is None:
+        return None
+    name_range = places.range(owner, call.name_span) or call_range
+    notes = []
+    if len(group) > len(chosen):
+        notes.append("this header also dispatches an inner call inside the outlined function (H3)")
+    if first.inner and not first.dispatch and callee is not None:
+        parent = result.fns.get(first.fn)
+        if parent is not None and parent.scope is not None:
+            notes.append(f"derived inside {parent.name}, the function outlined from the scope around it (H2); "
+                         "its task-level directions are those of the scope header")
+    if all(r.directions is None for r in chosen):
+        return CallSite(call_range, name_range, callee.name if callee else call.callee.name,
+                        callee.kind.value if callee else "?", first.fn, (), first.dispatch,
+                        bool(call.submit), first.skipped, tuple(notes))
+    vectors = [r for r in chosen if r.directions is not None]
+    n = len(vectors[0].directions)
+    hints = []
+    header_col = code_end(lines[call_range.line]) if first.dispatch and call_range.line < len(lines) else None
+    for i in range(n):
+        values = [r.directions[i] for r in vectors if i < len(r.directions)]
+        best = max(range(len(values)), key=lambda j: ARG_STRENGTH[values[j]])
+        direction = values[best]
+        why = vectors[best].derivations[i]
+        param = callee.params[i].name if callee and i < len(callee.params) else f"#{i}"
+        arg = call.args[i]
+        arg_name = arg.var.name if isinstance(arg, ir.Ref) and not arg.var.name.startswith("_t") else None
+        if first.dispatch:
+            line, col = call_range.line, header_col
+        else:
+            r = places.range(owner, call.arg_spans[i]) if i < len(call.arg_spans) else None
+            line, col = (r.line, r.col) if r else (call_range.line, call_range.col)
+        declared = None
+        if callee is not None and i < len(callee.params) and callee.params[i].span is not None:
+            declared = places.location(callee.owner, callee.params[i].span)
+        hints.append(ArgHint(line, col, direction, param, arg_name, i, places.explain(why),
+                             tuple(values) if len(values) > 1 else (), declared))
+    return CallSite(call_range, name_range, callee.name if callee else "?", callee.kind.value if callee else "?",
+                    first.fn, tuple(hints), first.dispatch, bool(call.submit), None, tuple(notes))
