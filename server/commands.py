@@ -7,9 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pypto_lens.workspace.explain import call_markdown
-
-from .convert import markdown_link
+from pypto_lens.presentation.explain import explain_at, markdown_link
 
 EXPLAIN = "pyptoLens.explain"
 
@@ -24,10 +22,7 @@ def install(server) -> None:
         if text is None or analysis is None:
             return "PyPTO Lens: this document holds no pl program."
         line, col = text.clamp(line, character, ls.encoding)
-        site = analysis.call_at(line, col) or next(iter(analysis.calls_on_line(line)), None)
-        if site is None:
-            return f"No direction-bearing call at line {line + 1}."
-        return f"# Directions at line {site.range.line + 1}\n\n" + call_markdown(site, markdown_link(uri))
+        return explain_at(analysis, line, col, markdown_link(uri))
 
 
 def _arguments(args) -> tuple:

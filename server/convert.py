@@ -39,11 +39,3 @@ def _disk_text(ls, uri: str) -> Optional[LspText]:
     if cached is None or cached.text is not source:
         cached = ls.disk_texts[uri] = LspText(source)
     return cached
-
-
-def markdown_link(uri: str):
-    """A link maker for hovers: `[line 12](file:///...#L12)` opens the place in VS Code and others."""
-    def link(location: Location, text: str) -> str:
-        target = location.uri or uri
-        return f"[{text}]({target}#L{location.range.line + 1},{location.range.col + 1})"
-    return link

@@ -14,7 +14,8 @@ from typing import Optional
 
 from lsprotocol import types
 
-from pypto_lens.workspace.results import Diagnostic, Range
+from pypto_lens.presentation.diagnostics import registration_diagnostics
+from pypto_lens.workspace.results import Diagnostic
 
 from .convert import lsp_location, lsp_range
 
@@ -38,11 +39,9 @@ class Diagnostics:
             text = ls.texts.get(uri)
             if text is None:
                 return None, []
-            from pypto_lens.registry.validate import validate_source
             loop = asyncio.get_running_loop()
-            problems = await loop.run_in_executor(ls.worker, validate_source, text.normalised())
-            items = [_registry(text, p, ls.encoding) for p in problems if ls.settings.shows_diagnostic(p.code)]
-            return text.version, items
+            found = await loop.run_in_executor(ls.worker, registration_diagnostics, text.normalised())
+            return text.version, [_convert(ls, uri, text, d) for d in found if ls.settings.shows_diagnostic(d.code)]
         text, analysis = await ls.analysis(uri)
         if text is None or analysis is None:
             return (text.version if text else None), []
@@ -126,13 +125,6 @@ def _convert(ls, uri: str, text, d: Diagnostic) -> types.Diagnostic:
                             severity=_SEVERITY.get(d.severity, types.DiagnosticSeverity.Information),
                             code=d.code, source=SOURCE, related_information=related or None, data=data)
 
-
-def _registry(text, problem, encoding: str) -> types.Diagnostic:
-    r = problem.range
-    message = f"{problem.rule}: {problem.message}"
-    return types.Diagnostic(range=lsp_range(text, Range(r.line, r.col, r.end_line, r.end_col), encoding),
-                            message=message, severity=types.DiagnosticSeverity.Error, code=problem.code,
-                            source=SOURCE)
 
 
 def install(server) -> None:

@@ -1,7 +1,8 @@
-"""textDocument/hover: how each direction of the call under the cursor was derived (H7).
+"""textDocument/hover: the presentation's hover at the position (presentation/hover.py), in LSP terms.
 
-On an operator call: what the registry declares about it, and where. On a parameter
-whose effective direction differs from its declaration: why (the signature hint's reason).
+How each direction of the call under the cursor was derived (H7); on an operator call,
+what the registry declares about it; on a parameter whose effective direction differs
+from its declaration, why.
 """
 from __future__ import annotations
 
@@ -9,9 +10,10 @@ from typing import Optional
 
 from lsprotocol import types
 
-from pypto_lens.workspace.explain import call_markdown, signature_markdown
+from pypto_lens.presentation.explain import markdown_link
+from pypto_lens.presentation.hover import hover_at
 
-from .convert import lsp_range, markdown_link
+from .convert import lsp_range
 
 
 def install(server) -> None:
@@ -23,18 +25,8 @@ def install(server) -> None:
             return None
         encoding = ls.encoding
         line, col = text.clamp(params.position.line, params.position.character, encoding)
-        site = analysis.call_at(line, col)
-        if site is not None:
-            value = call_markdown(site, markdown_link(uri))
-            return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=value),
-                               range=lsp_range(text, site.range, encoding))
-        change = analysis.signature_at(line, col)
-        if change is not None:
-            return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown,
-                                                            value=signature_markdown(change, markdown_link(uri))),
-                               range=lsp_range(text, change.range, encoding))
-        op = analysis.op_at(line, col)
-        if op is not None:
-            return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=op.markdown),
-                               range=lsp_range(text, op.range, encoding))
-        return None
+        found = hover_at(analysis, line, col, markdown_link(uri))
+        if found is None:
+            return None
+        return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=found.markdown),
+                           range=lsp_range(text, found.range, encoding))

@@ -9,10 +9,11 @@ from typing import Optional
 
 from lsprotocol import types
 
-from pypto_lens.workspace.explain import hint_lines, signature_markdown
+from pypto_lens.presentation.explain import hint_lines, markdown_link, signature_markdown
+from pypto_lens.presentation.hints import label, signature_label
 from pypto_lens.workspace.results import ArgHint, DocumentAnalysis, SignatureChange
 
-from .convert import lsp_location, markdown_link, position
+from .convert import lsp_location, position
 
 
 def install(server) -> None:
@@ -70,10 +71,10 @@ def _markdown(value: str) -> types.MarkupContent:
 def _hint(ls, uri: str, text, hint: ArgHint, scope: bool, encoding: str) -> types.InlayHint:
     target = lsp_location(ls, hint.declared, uri) if hint.declared else None
     # H5's label, its first part (the parameter) linking to the callee's declaration
-    label = [types.InlayHintLabelPart(value=hint.param, location=target),
-             types.InlayHintLabelPart(value=hint.label[len(hint.param):])]
+    parts = [types.InlayHintLabelPart(value=hint.param, location=target),
+             types.InlayHintLabelPart(value=label(hint)[len(hint.param):])]
     return types.InlayHint(
-        position=position(text, hint.line, hint.col, encoding), label=label, kind=types.InlayHintKind.Parameter,
+        position=position(text, hint.line, hint.col, encoding), label=parts, kind=types.InlayHintKind.Parameter,
         padding_left=scope, padding_right=not scope,
         data={"uri": uri, "line": hint.line, "col": hint.col, "index": hint.index, "param": hint.param})
 
@@ -81,7 +82,7 @@ def _hint(ls, uri: str, text, hint: ArgHint, scope: bool, encoding: str) -> type
 def _signature_hint(text, uri: str, change: SignatureChange, encoding: str) -> types.InlayHint:
     return types.InlayHint(
         position=position(text, change.line, change.col, encoding),
-        label=f"effective {change.effective}", kind=types.InlayHintKind.Type, padding_left=True,
+        label=signature_label(change), kind=types.InlayHintKind.Type, padding_left=True,
         data={"uri": uri, "kind": "signature", "function": change.function, "param": change.param})
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from pypto_lens.presentation.hints import label
 from pypto_lens.workspace.workspace import Workspace
 
 PROGRAM = '''import pypto.language as pl
@@ -83,7 +84,7 @@ def apply(text: str, edit) -> str:
 
 
 def view(analysis):
-    hints = sorted((h.line, h.col, h.label) for c in analysis.calls for h in c.hints)
+    hints = sorted((h.line, h.col, label(h)) for c in analysis.calls for h in c.hints)
     diagnostics = sorted((d.range.line, d.range.col, d.code, d.message) for d in analysis.diagnostics)
     signatures = sorted((s.function, s.param, s.effective) for s in analysis.signatures)
     return hints, diagnostics, signatures
@@ -147,8 +148,8 @@ def test_an_edit_above_a_function_reuses_its_parse():
     workspace.change(uri, "# a new first line\n" + PROGRAM, 2)
     after = workspace.analysis(uri)
     assert len(workspace.caches.parses) == parses  # nothing was parsed again (a comment is no unit)
-    assert [(h.line + 1, h.label) for c in before.calls for h in c.hints] == \
-        [(h.line, h.label) for c in after.calls for h in c.hints]
+    assert [(h.line + 1, label(h)) for c in before.calls for h in c.hints] == \
+        [(h.line, label(h)) for c in after.calls for h in c.hints]
 
 
 def test_every_cache_forgets_its_least_recently_used_entries():

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from pypto_lens.presentation.explain import operator_markdown
 from pypto_lens.registry.dsl import load_dsl_map
 from pypto_lens.registry.workspace_registry import WorkspaceRegistry, find_checkouts
 from pypto_lens.workspace.workspace import Workspace, path_to_uri
@@ -70,7 +71,8 @@ def test_an_edited_effect_changes_the_hints_at_once(tmp_path: Path):
     # the operator's hover says where the effect is declared now
     analysis = workspace.analysis(uri)
     (store,) = [o for o in analysis.operators if o.op == "tile.store"]
-    assert "src/ir/op/tile_ops/memory.cpp" in store.markdown and "this workspace" in store.markdown
+    markdown = operator_markdown(store)
+    assert "src/ir/op/tile_ops/memory.cpp" in markdown and "this workspace" in markdown
 
 
 def test_typing_elsewhere_in_the_file_changes_nothing(tmp_path: Path):

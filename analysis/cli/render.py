@@ -1,7 +1,7 @@
 """How the CLI prints analyses: compiler-like text, or JSON for machines."""
 from __future__ import annotations
 
-from ..workspace.explain import call_markdown
+from ..presentation.explain import call_markdown
 from ..workspace.results import CallSite, DocumentAnalysis
 
 

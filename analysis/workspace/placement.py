@@ -15,9 +15,7 @@ from ..ir.nodes import ARG_STRENGTH
 from ..pipeline.in_param_written import FIX_REASONS
 from ..pipeline.model import CallResult, Derivation, Evidence, Fn
 from ..pipeline.program import ProgramResult
-from ..registry.bundled import bundled_locations, bundled_source
 from ..syntax.nodes import Span
-from .explain import operator_markdown
 from .results import (ArgHint, CallSite, Diagnostic, Explanation, Location, OperatorSite, Range, SignatureChange,
                       Step)
 from .text import code_end
@@ -132,22 +130,8 @@ def place(program: ProgramDecl, functions, units, lines: list[str], result: Prog
     for use in result.operators:
         r = places.range(use.owner, use.span)
         if r is not None:
-            markdown = operator_markdown(use.dsl, use.op_name, use.info, use.effects, _declared(use))
-            operators.append(OperatorSite(r, use.op_name, markdown))
+            operators.append(OperatorSite(r, use.dsl, use.op_name, use.info, use.effects))
     return calls, signatures, diagnostics, operators
-
-
-def _declared(use) -> str:
-    """Where the operator's effects were declared: the workspace's sources, or PyPTO's (bundled)."""
-    info = use.info
-    if info is None:
-        return "nowhere"
-    if info.location is not None:
-        return f"at {info.location.path}:{info.location.line + 1} (this workspace's registry)"
-    where = bundled_locations().get(use.op_name)
-    commit = str(bundled_source().get("commit", ""))[:8]
-    place = f"at {where.path}:{where.line + 1} in PyPTO" if where else "in PyPTO"
-    return f"{place} (the bundled table{', commit ' + commit if commit else ''})"
 
 
 def _site(places: _Places, owner: str, group: list[CallResult], depth, result: ProgramResult,

@@ -1,7 +1,7 @@
 """What the analysis of a document gives its users, in absolute positions.
 
-Plain values, no LSP types: the server and the CLI render them. Lines are
-zero-based, columns are code points.
+Plain values, no LSP types: the presentation layer words them, the server and
+the CLI render them. Lines are zero-based, columns are code points.
 """
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from ..ir.nodes import ArgDir
+from ..registry.model import OpInfo
 
 
 @dataclass(frozen=True)
@@ -61,13 +62,6 @@ class ArgHint:
     copies: tuple[ArgDir, ...] = ()  # H3: several IR calls behind this source call
     declared: Optional[Location] = None  # the callee parameter
 
-    @property
-    def label(self) -> str:
-        """H5: `dst: OutputExisting`, or `dst (buf): OutputExisting` when the argument's name differs."""
-        if self.arg and self.arg != self.param:
-            return f"{self.param} ({self.arg}): {self.direction.value}"
-        return f"{self.param}: {self.direction.value}"
-
 
 @dataclass(frozen=True)
 class CallSite:
@@ -111,11 +105,13 @@ class Diagnostic:
 
 @dataclass(frozen=True)
 class OperatorSite:
-    """An operator call in a pl program and what the registry says about it (markdown)."""
+    """An operator call in a pl program and what the registry says about it (for its hover)."""
 
     range: Range
-    op: Optional[str]
-    markdown: str
+    dsl: str  # as written, canonical (`pl.store`)
+    op: Optional[str]  # the registry operator it emits, if any
+    info: Optional[OpInfo]  # what the registry declares about it
+    effects: tuple  # (argument label, op argument index or None, Effect) per argument passed
 
 
 @dataclass

@@ -1,12 +1,14 @@
-"""The derivation of a call's directions in words (spec H7): one text for hovers and `explain`.
+"""The derivation of a call's directions in words (spec H7): one text for hovers, inlay hint tooltips,
+the explain command and `pypto-lens explain`; and what the registry says about an operator.
 
 Markdown, with evidence as `line N` links when the caller gives a link maker.
 """
 from __future__ import annotations
 
-from typing import Callable, Optional
+from typing import Callable
 
-from .results import ArgHint, CallSite, Location, SignatureChange, Step
+from ..registry.bundled import bundled_locations, bundled_source
+from ..workspace.results import ArgHint, CallSite, DocumentAnalysis, Location, OperatorSite, SignatureChange, Step
 
 LinkMaker = Callable[[Location, str], str]
 
@@ -52,8 +54,9 @@ def call_markdown(site: CallSite, link: LinkMaker = _plain) -> str:
     return "\n".join(lines)
 
 
-def operator_markdown(dsl: str, op_name: Optional[str], info, effects, declared: str) -> str:
+def operator_markdown(site: OperatorSite) -> str:
     """What the registry declares about an operator, and the effect on each argument of this call."""
+    dsl, op_name, info, effects = site.dsl, site.op, site.info, site.effects
     if op_name is None:
         return f"**{dsl}**: not an operator this version of PyPTO registers (read as reading its arguments)"
     lines = [f"**{op_name}**" + (f" (from `{dsl}`)" if dsl != op_name else "")]
@@ -80,8 +83,21 @@ def operator_markdown(dsl: str, op_name: Optional[str], info, effects, declared:
         extra.append("a zero-copy view of its input")
     if extra:
         lines += ["", "; ".join(extra).capitalize() + "."]
-    lines += ["", f"Declared {declared}."]
+    lines += ["", f"Declared {_declared(site)}."]
     return "\n".join(lines)
+
+
+def _declared(site: OperatorSite) -> str:
+    """Where the operator's effects were declared: the workspace's sources, or PyPTO's (bundled)."""
+    info = site.info
+    if info is None:
+        return "nowhere"
+    if info.location is not None:
+        return f"at {info.location.path}:{info.location.line + 1} (this workspace's registry)"
+    where = bundled_locations().get(site.op)
+    commit = str(bundled_source().get("commit", ""))[:8]
+    place = f"at {where.path}:{where.line + 1} in PyPTO" if where else "in PyPTO"
+    return f"{place} (the bundled table{', commit ' + commit if commit else ''})"
 
 
 def signature_markdown(change: SignatureChange, link: LinkMaker = _plain) -> str:
@@ -94,3 +110,19 @@ def signature_markdown(change: SignatureChange, link: LinkMaker = _plain) -> str
             if step.location is not None:
                 lines.append(f"  - {step.label}: {step.note} at {where(step, link)}")
     return "\n".join(lines)
+
+
+def explain_at(analysis: DocumentAnalysis, line: int, col: int, link: LinkMaker = _plain) -> str:
+    """The explain command's answer: the call at the position, else the first call on its line."""
+    site = analysis.call_at(line, col) or next(iter(analysis.calls_on_line(line)), None)
+    if site is None:
+        return f"No direction-bearing call at line {line + 1}."
+    return f"# Directions at line {site.range.line + 1}\n\n" + call_markdown(site, link)
+
+
+def markdown_link(uri: str) -> LinkMaker:
+    """A link maker for hovers: `[line 12](file:///...#L12,5)` opens the place in VS Code and others."""
+    def link(location: Location, text: str) -> str:
+        target = location.uri or uri
+        return f"[{text}]({target}#L{location.range.line + 1},{location.range.col + 1})"
+    return link

@@ -1,0 +1,15 @@
+"""The diagnostics of a C++ source with REGISTER_OP chains: the registration rules V1-V3 (spec §14),
+as plain diagnostics like those of pl programs."""
+from __future__ import annotations
+
+from ..registry.validate import validate_source
+from ..workspace.results import Diagnostic, Range
+
+
+def registration_diagnostics(text: str) -> list[Diagnostic]:
+    out = []
+    for problem in validate_source(text):
+        r = problem.range
+        out.append(Diagnostic(problem.code, "error", f"{problem.rule}: {problem.message}",
+                              Range(r.line, r.col, r.end_line, r.end_col)))
+    return out

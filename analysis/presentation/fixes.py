@@ -1,0 +1,46 @@
+"""Quick fixes for InParamWritten: declare the parameter pl.Out[...] or pl.InOut[...] (IW6).
+
+The preferred fix is Out when the parameter is never read, InOut when it is. The fixes
+are made from the diagnostic's data as the client hands it back, and the current text:
+both may come from another version of the document, so anything that does not fit
+gives no fix.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from ..pipeline.in_param_written import FIX_REASONS
+from ..workspace.results import Range
+
+
+@dataclass(frozen=True)
+class Fix:
+    title: str
+    range: Range  # the text to replace
+    new_text: str
+    preferred: bool
+
+
+def quick_fixes(code: Any, data: Any, line_text: Callable[[int], str]) -> list[Fix]:
+    """The fixes of one diagnostic (`code` and `data` as the client sent them back)."""
+    if code != "InParamWritten" or not isinstance(data, dict):
+        return []
+    annotation = data.get("annotation")
+    if not isinstance(annotation, dict):
+        return []
+    try:  # the client hands data back: it may come from another version, or be mangled
+        r = Range(*(int(annotation[key]) for key in ("line", "col", "end_line", "end_col")))
+    except (KeyError, TypeError, ValueError):
+        return []
+    if r.line != r.end_line or not 0 <= r.col < r.end_col:
+        return []
+    current = line_text(r.line)[r.col:r.end_col]
+    if not current:
+        return []
+    alias = data.get("alias") or "pl"
+    preferred = data.get("suggestion", "Out")
+    param = data.get("param", "the parameter")
+    return [Fix(f"Declare '{param}' as {alias}.{direction}[...] ({FIX_REASONS[direction]})", r,
+                f"{alias}.{direction}[{current}]", direction == preferred)
+            for direction in sorted(FIX_REASONS, key=lambda d: d != preferred)]
