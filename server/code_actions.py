@@ -13,7 +13,7 @@ def install(server) -> None:
                     types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]))
     async def code_actions(ls, params: types.CodeActionParams) -> list[types.CodeAction]:
         uri = params.text_document.uri
-        text = ls.texts.get(uri)
+        text = ls.documents.get(uri)
         if text is None:
             return []
         actions = []

@@ -22,7 +22,7 @@ def lsp_range(text: LspText, r: Range, encoding: str) -> types.Range:
 def lsp_location(ls, location: Location, uri: str) -> types.Location:
     """A place in this document or another one, open or only on disk, in the client's units."""
     target = location.uri or uri
-    text = ls.texts.get(target) or _disk_text(ls, target)
+    text = ls.documents.get(target) or _disk_text(ls, target)
     if text is None:  # gone from the disk as well: code points are the best guess
         r = location.range
         return types.Location(uri=target, range=types.Range(start=types.Position(line=r.line, character=r.col),

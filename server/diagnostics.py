@@ -36,7 +36,7 @@ class Diagnostics:
     async def compute(self, uri: str) -> tuple[Optional[int], list[types.Diagnostic]]:
         ls = self.server
         if ls.is_cpp(uri):
-            text = ls.texts.get(uri)
+            text = ls.documents.get(uri)
             if text is None:
                 return None, []
             loop = asyncio.get_running_loop()
@@ -62,7 +62,7 @@ class Diagnostics:
         signatures), so look at them again; only those whose diagnostics changed are pushed."""
         if self.server.pull_diagnostics:
             return  # pulling clients ask again themselves (interFileDependencies)
-        for other in list(self.server.texts):
+        for other in list(self.server.documents):
             if other != uri and self.server.is_python(other):
                 self.schedule(other)
 
@@ -70,7 +70,7 @@ class Diagnostics:
         try:
             await asyncio.sleep(DEBOUNCE_SECONDS)
             version, items = await self.compute(uri)
-            text = self.server.texts.get(uri)
+            text = self.server.documents.get(uri)
             if text is None or text.version != version:
                 return  # closed, or a newer version is on its way
             if self.published.get(uri) == (version, items):
@@ -100,7 +100,7 @@ class Diagnostics:
             if _client_can(self.server, "workspace.diagnostics.refresh_support"):
                 self.server.workspace_diagnostic_refresh(None)
         else:
-            for uri in list(self.server.texts):
+            for uri in list(self.server.documents):
                 self.schedule(uri)
 
 
@@ -128,8 +128,6 @@ def _convert(ls, uri: str, text, d: Diagnostic) -> types.Diagnostic:
 
 
 def install(server) -> None:
-    server.diagnostics = Diagnostics(server)
-
     @server.feature(types.TEXT_DOCUMENT_DIAGNOSTIC,
                     types.DiagnosticOptions(identifier="pypto-lens", inter_file_dependencies=True,
                                             workspace_diagnostics=False))

@@ -11,7 +11,6 @@ from typing import Optional
 from lsprotocol import types
 
 from . import code_actions, commands, diagnostics, hover, inlay_hints
-from .registry_sources import RegistrySources
 from .server import LensServer
 
 log = logging.getLogger("pypto-lens")
@@ -21,7 +20,6 @@ def create_server() -> LensServer:
     server = LensServer()
     for feature in (inlay_hints, hover, diagnostics, code_actions, commands):
         feature.install(server)
-    server.registry_sources = RegistrySources(server)
 
     @server.feature(types.INITIALIZE)
     def initialize(ls: LensServer, params: types.InitializeParams) -> None:

@@ -1,7 +1,9 @@
 """The PyPTO Lens language server: document sync, settings, and analyses on demand.
 
 Features live in their own modules (inlay_hints, hover, diagnostics,
-code_actions, commands); this module keeps the state they share. Text sync is
+code_actions, commands); this module keeps the state they share, each piece
+with one owner: the open documents (documents.py, which the workspace reads),
+the settings, the diagnostics scheduler and the registry sources. Text sync is
 our own (server/text.py) because pygls 2.1.1's document store breaks the LSP
 line rules. Analyses run on one worker thread (lark parsers are not
 thread-safe, and the event loop stays free), always for the newest version.
@@ -20,11 +22,14 @@ from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol, lsp_method
 
-from pypto_lens.registry.generate import SOURCE_SUFFIXES
+from pypto_lens.workspace.registry_sources import is_registry_source
 from pypto_lens.workspace.results import DocumentAnalysis
 from pypto_lens.workspace.workspace import Workspace, uri_to_path
 
 from . import __version__
+from .diagnostics import Diagnostics
+from .documents import Documents
+from .registry_sources import RegistrySources
 from .settings import Settings, parse_settings
 from .text import UTF16, Change, LspText
 
@@ -60,16 +65,15 @@ class LensServer(LanguageServer):
     def __init__(self) -> None:
         super().__init__("pypto-lens", __version__, protocol_cls=LensProtocol,
                          text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
-        self.texts: dict[str, LspText] = {}
-        self.languages: dict[str, str] = {}
-        self.lens = Workspace([])
+        self.documents = Documents()
+        self.lens = Workspace([], open_documents=self.documents)
         self.disk_texts: dict = {}  # uri -> LspText of files read from disk (see convert.lsp_location)
         self.settings = Settings()
         self.worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pypto-lens-analysis")
         self.pull_diagnostics = False
         self.frozen: set[str] = set()  # documents analysed once (see _analyse_safely)
-        self.diagnostics: Any = None  # set by server.diagnostics.install
-        self.registry_sources: Any = None  # server.registry_sources.RegistrySources
+        self.diagnostics = Diagnostics(self)
+        self.registry_sources = RegistrySources(self)
 
     # -- the negotiated position encoding -----------------------------------------------------------
     @property
@@ -82,50 +86,34 @@ class LensServer(LanguageServer):
 
     # -- documents -----------------------------------------------------------------------
     def open_document(self, uri: str, text: str, version: Optional[int], language: str) -> None:
-        self.texts[uri] = LspText(text, version)
-        self.languages[uri] = language
-        if self.is_python(uri):
-            self.lens.open(uri, self.texts[uri].normalised(), version)
+        self.documents.open(uri, text, version, language)
         self.on_registry_source_changed(uri)
 
     def change_document(self, uri: str, version: Optional[int], changes: list) -> None:
-        text = self.texts.get(uri)
-        if text is None:
+        if uri not in self.documents:
             log.warning("change for a document that is not open: %s", uri)
             return
-        encoding = self.encoding
-        for change in changes:
-            try:
-                if isinstance(change, types.TextDocumentContentChangePartial):
-                    r = change.range
-                    text.apply(Change(change.text, (r.start.line, r.start.character),
-                                      (r.end.line, r.end.character)), encoding)
-                else:
-                    text.apply(Change(change.text), encoding)
-            except Exception:  # never lose the document over one bad change
-                log.error("could not apply a change to %s:\n%s", uri, traceback.format_exc())
-        text.version = version
-        if self.is_python(uri):
-            self.lens.change(uri, text.normalised(), version)
+        ours = [Change(c.text, (c.range.start.line, c.range.start.character), (c.range.end.line, c.range.end.character))
+                if isinstance(c, types.TextDocumentContentChangePartial) else Change(c.text) for c in changes]
+        for error in self.documents.change(uri, version, ours, self.encoding):  # never lose the document
+            log.error("could not apply a change to %s:\n%s", uri,
+                      "".join(traceback.format_exception(type(error), error, error.__traceback__)))
         self.on_registry_source_changed(uri)
 
     def close_document(self, uri: str) -> None:
-        self.texts.pop(uri, None)
-        self.languages.pop(uri, None)
-        self.lens.close(uri)
-        if self.diagnostics is not None:
-            self.diagnostics.forget(uri)
+        self.documents.close(uri)
+        self.lens.forget(uri)
+        self.diagnostics.forget(uri)
 
     def is_python(self, uri: str) -> bool:
-        language = self.languages.get(uri, "")
-        return language == "python" or (language in ("", "plaintext") and uri.endswith((".py", ".pyi")))
+        return self.documents.is_python(uri)
 
     def is_cpp(self, uri: str) -> bool:
-        return self.languages.get(uri, "") in ("cpp", "c") or uri.endswith(SOURCE_SUFFIXES)
+        return self.documents.is_c(uri) or is_registry_source(uri)
 
     def on_registry_source_changed(self, uri: str) -> None:
         """An edit of the workspace's REGISTER_OP sources may change every program's directions."""
-        if self.registry_sources is not None and self.is_cpp(uri):
+        if self.is_cpp(uri):
             self.registry_sources.changed(uri)
 
     def refresh_views(self) -> None:
@@ -133,23 +121,22 @@ class LensServer(LanguageServer):
         workspace = getattr(self.client_capabilities, "workspace", None)
         if workspace and workspace.inlay_hint and workspace.inlay_hint.refresh_support:
             self.workspace_inlay_hint_refresh(None)
-        if self.diagnostics is not None:
-            self.diagnostics.refresh_all()
+        self.diagnostics.refresh_all()
 
     # -- analyses ------------------------------------------------------------------------
     async def analysis(self, uri: str) -> tuple[Optional[LspText], Optional[DocumentAnalysis]]:
         """The analysis of the document's newest version, computed on the worker thread."""
         loop = asyncio.get_running_loop()
         for _ in range(5):
-            text = self.texts.get(uri)
+            text = self.documents.get(uri)
             if text is None or not self.is_python(uri):
                 return text, None
             version = text.version
             result = await loop.run_in_executor(self.worker, self._analyse_safely, uri)
-            current = self.texts.get(uri)
+            current = self.documents.get(uri)
             if current is None or current.version == version:
                 return current, result
-        return self.texts.get(uri), result
+        return self.documents.get(uri), result
 
     def _analyse_safely(self, uri: str) -> Optional[DocumentAnalysis]:
         try:

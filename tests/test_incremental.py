@@ -10,6 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pypto_lens.presentation.hints import label
+from pypto_lens.workspace.documents import OpenTexts
 from pypto_lens.workspace.workspace import Workspace
 
 PROGRAM = '''import pypto.language as pl
@@ -93,23 +94,26 @@ def view(analysis):
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(edits())
 def test_incremental_equals_from_scratch(sequence):
-    workspace = Workspace()
+    texts = OpenTexts()
+    workspace = Workspace(open_documents=texts)
     uri = "file:///incremental/edited.py"
     text = PROGRAM
-    workspace.open(uri, text, 1)
+    texts.open(uri, text, 1)
     workspace.analysis(uri)
     for version, edit in enumerate(sequence, start=2):
         text = apply(text, edit)
-        workspace.change(uri, text, version)
+        texts.change(uri, text, version)
         workspace.analysis(uri)  # warm every cache with the intermediate states
-    fresh = Workspace()
-    fresh.open("file:///incremental/fresh.py", text, 1)
+    fresh_texts = OpenTexts()
+    fresh = Workspace(open_documents=fresh_texts)
+    fresh_texts.open("file:///incremental/fresh.py", text, 1)
     assert view(workspace.analysis(uri)) == view(fresh.analysis("file:///incremental/fresh.py"))
 
 
 def hints_of(text: str):
-    workspace = Workspace()
-    workspace.open("file:///incremental/broken.py", text, 1)
+    texts = OpenTexts()
+    workspace = Workspace(open_documents=texts)
+    texts.open("file:///incremental/broken.py", text, 1)
     analysis = workspace.analysis("file:///incremental/broken.py")
     errors = [d for d in analysis.diagnostics if d.code == "SyntaxError"]
     return analysis, errors
@@ -140,12 +144,13 @@ def test_a_statement_that_cannot_be_repaired_is_set_aside():
 
 
 def test_an_edit_above_a_function_reuses_its_parse():
-    workspace = Workspace()
+    texts = OpenTexts()
+    workspace = Workspace(open_documents=texts)
     uri = "file:///incremental/moved.py"
-    workspace.open(uri, PROGRAM, 1)
+    texts.open(uri, PROGRAM, 1)
     before = workspace.analysis(uri)
     parses = len(workspace.caches.parses)
-    workspace.change(uri, "# a new first line\n" + PROGRAM, 2)
+    texts.change(uri, "# a new first line\n" + PROGRAM, 2)
     after = workspace.analysis(uri)
     assert len(workspace.caches.parses) == parses  # nothing was parsed again (a comment is no unit)
     assert [(h.line + 1, label(h)) for c in before.calls for h in c.hints] == \

@@ -19,6 +19,7 @@ import sys
 import time
 from pathlib import Path
 
+from pypto_lens.workspace.documents import OpenTexts
 from pypto_lens.workspace.workspace import Workspace
 
 
@@ -69,9 +70,10 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     text = Path(args.file).read_text(encoding="utf-8") if args.file else big_program(args.lines)
     lines = text.split("\n")
-    workspace = Workspace()
+    texts = OpenTexts()
+    workspace = Workspace(open_documents=texts)
     uri = "file:///bench/big.py"
-    workspace.open(uri, text, 1)
+    texts.open(uri, text, 1)
     started = time.perf_counter()
     analysis = workspace.analysis(uri)
     cold = time.perf_counter() - started
@@ -81,7 +83,7 @@ def main(argv=None) -> int:
     times = []
     for n in range(args.edits):
         lines[target] = lines[target] + ("  # x" if n == 0 else "x")
-        workspace.change(uri, "\n".join(lines), n + 2)
+        texts.change(uri, "\n".join(lines), n + 2)
         started = time.perf_counter()
         workspace.analysis(uri)
         times.append(time.perf_counter() - started)

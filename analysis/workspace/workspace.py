@@ -1,6 +1,6 @@
 """The incremental engine: the documents of a workspace, their imports, and their analyses.
 
-Open documents come from the editor; files they import are read from disk.
+Open documents come from their owner (documents.py); files they import are read from disk.
 An analysis is cached per document and recomputed only when the document's
 text changed or when what it uses of another file (that file's exported
 signatures and constants: its fingerprint) changed. That is the early cutoff
@@ -14,7 +14,6 @@ import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Optional
-from urllib.parse import unquote, urlparse
 
 from ..ir import nodes as ir
 from ..ir.context import ModuleContext
@@ -22,31 +21,8 @@ from ..pipeline.model import Fn, external_copy
 from ..registry.registry import Registry
 from .caches import Caches
 from .document import DocumentAnalyzer, ModuleSummary
+from .documents import DiskFiles, Document, OpenDocuments, OpenTexts, path_to_uri, uri_to_path
 from .results import Diagnostic, DocumentAnalysis, Range
-from .text import decode, normalise_newlines
-
-MAX_FILE_BYTES = 8 * 1024 * 1024
-
-
-def path_to_uri(path: Path) -> str:
-    return Path(os.path.abspath(path)).as_uri()
-
-
-def uri_to_path(uri: str) -> Optional[Path]:
-    parsed = urlparse(uri)
-    if parsed.scheme != "file":
-        return None
-    return Path(unquote(parsed.path))
-
-
-@dataclass
-class Document:
-    uri: str
-    text: str
-    version: Optional[int]
-    open: bool  # from the editor (else read from disk)
-    valid_utf8: bool = True
-    stamp: Optional[tuple] = None  # (mtime, size) for files read from disk
 
 
 @dataclass
@@ -61,9 +37,11 @@ class Exports:
 
 class Workspace:
     def __init__(self, roots: Optional[list[Path]] = None,
-                 registry: Optional[Callable[[], Registry]] = None):
+                 registry: Optional[Callable[[], Registry]] = None,
+                 open_documents: Optional[OpenDocuments] = None):
         self.roots = [Path(os.path.abspath(r)) for r in (roots or [])]
-        self.documents: dict[str, Document] = {}
+        self.open_documents = open_documents if open_documents is not None else OpenTexts()
+        self.files = DiskFiles()
         self.caches = Caches()
         self._registry_source = registry
         self._registry: Optional[Registry] = None
@@ -72,16 +50,9 @@ class Workspace:
         self._active: set = set()  # documents being analysed (import cycles)
 
     # -- documents --------------------------------------------------------------------
-    def open(self, uri: str, text: str, version: Optional[int] = None) -> None:
+    def forget(self, uri: str) -> None:
+        """A document was closed: drop what was kept for it (its text is read from disk from now on)."""
         with self._lock:
-            self.documents[uri] = Document(uri, normalise_newlines(text), version, True)
-
-    def change(self, uri: str, text: str, version: Optional[int] = None) -> None:
-        self.open(uri, text, version)
-
-    def close(self, uri: str) -> None:
-        with self._lock:
-            self.documents.pop(uri, None)
             self._analyses.pop(uri, None)
             self.caches.splitters.pop(uri, None)
 
@@ -90,29 +61,10 @@ class Workspace:
         return doc.text if doc else None
 
     def _document(self, uri: str) -> Optional[Document]:
-        doc = self.documents.get(uri)
-        if doc is not None and doc.open:
-            return doc
-        path = uri_to_path(uri)
-        if path is None:
-            return doc
-        try:
-            stat = path.stat()
-        except OSError:
-            return None
-        stamp = (stat.st_mtime_ns, stat.st_size)
-        if doc is not None and doc.stamp == stamp:
-            return doc
-        if stat.st_size > MAX_FILE_BYTES or not path.is_file():
-            return None
-        try:
-            data = path.read_bytes()
-        except OSError:
-            return None
-        text, valid = decode(data)
-        doc = Document(uri, normalise_newlines(text), None, False, valid, stamp)
-        self.documents[uri] = doc
-        return doc
+        snapshot = self.open_documents.snapshot(uri)
+        if snapshot is not None:
+            return Document(uri, snapshot.text, snapshot.version, True)
+        return self.files.read(uri)
 
     # -- the registry -----------------------------------------------------------------------
     def registry(self) -> Registry:
@@ -193,7 +145,7 @@ class Workspace:
         return None
 
     def _is_open(self, path: Path) -> bool:
-        return path_to_uri(path) in self.documents and self.documents[path_to_uri(path)].open
+        return self.open_documents.snapshot(path_to_uri(path)) is not None
 
 
 def _package_roots(folder: Path) -> list[Path]:
