@@ -15,6 +15,7 @@ from typing import Optional
 from lsprotocol import types
 
 from pypto_lens.presentation.diagnostics import registration_diagnostics
+from pypto_lens.vocabulary import Severity
 from pypto_lens.workspace.results import Diagnostic
 
 from .convert import lsp_location, lsp_range
@@ -23,8 +24,8 @@ log = logging.getLogger("pypto-lens")
 
 SOURCE = "pypto-lens"
 DEBOUNCE_SECONDS = 0.15
-_SEVERITY = {"error": types.DiagnosticSeverity.Error, "warning": types.DiagnosticSeverity.Warning,
-             "information": types.DiagnosticSeverity.Information, "hint": types.DiagnosticSeverity.Hint}
+_SEVERITY = {Severity.ERROR: types.DiagnosticSeverity.Error, Severity.WARNING: types.DiagnosticSeverity.Warning,
+             Severity.INFORMATION: types.DiagnosticSeverity.Information, Severity.HINT: types.DiagnosticSeverity.Hint}
 
 
 class Diagnostics:
@@ -123,7 +124,7 @@ def _convert(ls, uri: str, text, d: Diagnostic) -> types.Diagnostic:
     data = dict(d.data) if d.data else None
     return types.Diagnostic(range=lsp_range(text, d.range, encoding), message=d.message,
                             severity=_SEVERITY.get(d.severity, types.DiagnosticSeverity.Information),
-                            code=d.code, source=SOURCE, related_information=related or None, data=data)
+                            code=str(d.code), source=SOURCE, related_information=related or None, data=data)
 
 
 

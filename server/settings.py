@@ -4,19 +4,21 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import Any, Mapping
 
-# which setting switches each diagnostic code
+from pypto_lens.vocabulary import Code
+
+# which setting switches each diagnostic code (the others: `misuse`)
 DIAGNOSTIC_GROUPS = {
-    "InParamWritten": "inParamWritten",
-    "SyntaxError": "syntaxErrors",
-    "UnclassifiedOperator": "unclassifiedOperators",
-    "UnknownOperator": "unclassifiedOperators",
-    "ArgEffectContradiction": "registrations",
-    "WriteChannelWithoutWrite": "registrations",
-    "ReuseWithoutArgEffect": "registrations",
-    "NullResolver": "registrations",
-    "DuplicateWriteChannel": "registrations",
-    "DuplicateCoreAffinity": "registrations",
-    "DuplicateOp": "registrations",
+    Code.IN_PARAM_WRITTEN: "inParamWritten",
+    Code.SYNTAX_ERROR: "syntaxErrors",
+    Code.UNCLASSIFIED_OPERATOR: "unclassifiedOperators",
+    Code.UNKNOWN_OPERATOR: "unclassifiedOperators",
+    Code.ARG_EFFECT_CONTRADICTION: "registrations",
+    Code.WRITE_CHANNEL_WITHOUT_WRITE: "registrations",
+    Code.REUSE_WITHOUT_ARG_EFFECT: "registrations",
+    Code.NULL_RESOLVER: "registrations",
+    Code.DUPLICATE_WRITE_CHANNEL: "registrations",
+    Code.DUPLICATE_CORE_AFFINITY: "registrations",
+    Code.DUPLICATE_OP: "registrations",
 }
 
 

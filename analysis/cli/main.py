@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 from typing import Iterator, Optional
 
+from ..vocabulary import Severity
 from ..workspace.results import CallSite, DocumentAnalysis
 from ..workspace.workspace import Workspace, path_to_uri
 from . import render
@@ -59,7 +60,7 @@ def cmd_check(args) -> int:
             reports.append({"file": str(path), "error": "could not be read"})
             continue
         for d in analysis.diagnostics:
-            worst = max(worst, {"error": 2, "warning": 1}.get(d.severity, 0))
+            worst = max(worst, {Severity.ERROR: 2, Severity.WARNING: 1}.get(d.severity, 0))
         if args.format == "json":
             reports.append(render.analysis_json(str(path), analysis, args.scalar))
         else:

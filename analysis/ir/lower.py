@@ -14,15 +14,17 @@ from typing import Any, Optional
 
 from ..syntax import nodes as s
 from ..syntax.nodes import Span
+from ..vocabulary import Code
 from . import liveness
 from . import nodes as ir
 from .context import ModuleContext, fold
 from .declarations import n_dotted, parse_type, return_types, value_type
 from .lower_calls import CallLowering, elements, string_value
-from .nodes import Kind, Type
+from .nodes import Kind, LoopKind, ScopeKind, Type
 from .ssa import SsaNames, assigned_names, target_names, yield_targets
 
-_LOOP_KINDS = {"pl.range": "range", "pl.parallel": "parallel", "pl.pipeline": "pipeline", "pl.while_": "while"}
+_LOOP_KINDS = {"pl.range": LoopKind.RANGE, "pl.parallel": LoopKind.PARALLEL, "pl.pipeline": LoopKind.PIPELINE,
+               "pl.while_": LoopKind.WHILE}
 
 
 class FunctionLowering(CallLowering, SsaNames):
@@ -56,7 +58,7 @@ class FunctionLowering(CallLowering, SsaNames):
             self.versions[p.name] = 0
             params.append(ir.Param(p.name, decl, typ, span, var, p.annotation.span if p.annotation else None))
             if problem:
-                self.problems.append(("InvalidAnnotation", problem, span))
+                self.problems.append((Code.INVALID_ANNOTATION, problem, span))
         body = self.block(fdef.body)
         header = Span(fdef.name_span.line, 0, fdef.name_span.line, fdef.name_span.end_col)
         returns_span = fdef.returns.span if fdef.returns is not None else None
@@ -85,7 +87,7 @@ class FunctionLowering(CallLowering, SsaNames):
             else:
                 method(st)
         except RecursionError:
-            self.problems.append(("TooDeep", "this statement is nested too deeply to analyse", st.span))
+            self.problems.append((Code.TOO_DEEP, "this statement is nested too deeply to analyse", st.span))
 
     def opaque_stmt(self, st: s.Stmt, what: str = "") -> None:
         uses = [self.expr(e) for e in _exprs_of(st)]
@@ -209,7 +211,7 @@ class FunctionLowering(CallLowering, SsaNames):
         cond = self.expr(st.test)  # evaluated every iteration, on the iter vars
         body = self.out + self.block(st.body)
         self.out = outer
-        self.emit(ir.Loop("while", None, [cond], self.exit_carries(carries), body, st.span))
+        self.emit(ir.Loop(LoopKind.WHILE, None, [cond], self.exit_carries(carries), body, st.span))
         self.forget_loop_locals(existing, carries)
 
     def stmt_For(self, st: s.For) -> None:
@@ -221,7 +223,7 @@ class FunctionLowering(CallLowering, SsaNames):
         if path in ("pl.spmd", "pl.split_aiv"):
             self.scope_for(st, call, path, header)
             return
-        kind = _LOOP_KINDS.get(path or "", "python" if not (call and n_dotted(call.func) == "range") else "range")
+        kind = _LOOP_KINDS.get(path or "", LoopKind.RANGE if call and n_dotted(call.func) == "range" else LoopKind.PYTHON)
         kwargs = {k.name: k.value for k in call.keywords} if call else {}
         init_values = kwargs.get("init_values")
         bounds = [self.expr(a) for a in call.args] if call else [self.expr(st.iter)]
@@ -249,7 +251,7 @@ class FunctionLowering(CallLowering, SsaNames):
         inits_src = init_values.elts if isinstance(init_values, (s.Tuple, s.List)) else [init_values]
         inits = [self.as_var(self.expr(e), e.span) for e in inits_src]
         loop_var_node, carried_node = None, st.target
-        if kind != "while" and isinstance(st.target, s.Tuple) and len(st.target.elts) == 2:
+        if kind != LoopKind.WHILE and isinstance(st.target, s.Tuple) and len(st.target.elts) == 2:
             loop_var_node, carried_node = st.target.elts
         carried = carried_node.elts if isinstance(carried_node, (s.Tuple, s.List)) else [carried_node]
         loop_var = self.define(loop_var_node.id, loop_var_node.span, ir.SCALAR) \
@@ -325,7 +327,7 @@ class FunctionLowering(CallLowering, SsaNames):
         uses = [self.expr(a) for a in call.args] + [self.expr(k.value) for k in call.keywords]
         loop_var = self.loop_target(st.target)
         body = self.block(st.body)
-        kind = "spmd_for" if path == "pl.spmd" else "split_aiv"
+        kind = ScopeKind.SPMD_FOR if path == "pl.spmd" else ScopeKind.SPLIT_AIV
         attrs = {k.name: self.expr_attr(k.value) for k in call.keywords}
         self.emit(ir.Scope(kind, body, header, attrs=attrs, loop_var=loop_var, uses=uses))
 
@@ -347,7 +349,7 @@ class FunctionLowering(CallLowering, SsaNames):
                     for name in target_names(extra.target):
                         self.define(name.id, name.span)
             body = self.block(st.body)
-            self.emit(ir.Scope("python", body, header))
+            self.emit(ir.Scope(ScopeKind.PYTHON, body, header))
             return
         kwargs = {k.name: k.value for k in call.keywords}
         attrs = {k: self.expr_attr(v) for k, v in kwargs.items() if k not in ("deps", "no_dep_args")}
@@ -361,24 +363,24 @@ class FunctionLowering(CallLowering, SsaNames):
             if isinstance(element, s.Name):
                 no_dep_args.append((element.id, element.span))
             else:
-                self.problems.append(("NoDepArgs", "no_dep_args entries must be plain tensor names (S12)", element.span))
+                self.problems.append((Code.NO_DEP_ARGS, "no_dep_args entries must be plain tensor names (S12)", element.span))
         if path == "pl.at":
             level = attrs.get("level")
-            kind = "incore" if level is None or str(level).endswith("CORE_GROUP") else "hierarchy"
+            kind = ScopeKind.INCORE if level is None or str(level).endswith("CORE_GROUP") else ScopeKind.HIERARCHY
         elif path == "pl.cluster":
-            kind = "cluster"
+            kind = ScopeKind.CLUSTER
         elif path == "pl.spmd":
-            kind = "spmd"
+            kind = ScopeKind.SPMD
             if call.args:
                 attrs.setdefault("core_num", self.expr_attr(call.args[0]))
         elif path in ("pl.scope", "pl.manual_scope"):
-            kind = "runtime"
+            kind = ScopeKind.RUNTIME
         elif path in ("pl.incore", "pl.auto_incore"):
-            self.problems.append(("Unsupported", f"{path}() was removed from PyPTO: use pl.at(level=pl.Level.CORE_GROUP)",
+            self.problems.append((Code.UNSUPPORTED, f"{path}() was removed from PyPTO: use pl.at(level=pl.Level.CORE_GROUP)",
                                   item.context.span))
-            kind = "runtime"
+            kind = ScopeKind.RUNTIME
         else:
-            kind = "python"
+            kind = ScopeKind.PYTHON
         body = self.block(st.body)
         tid = None
         if item.target is not None:
@@ -388,7 +390,7 @@ class FunctionLowering(CallLowering, SsaNames):
         submit = tid is not None or "deps" in kwargs or bool(attrs.get("allow_early_resolve")) \
             or "predicate" in kwargs
         self.emit(ir.Scope(kind, body, header, attrs=attrs, deps=deps, no_dep_args=no_dep_args,
-                           tid=tid, submit=submit and kind != "runtime", uses=uses))
+                           tid=tid, submit=submit and kind != ScopeKind.RUNTIME, uses=uses))
 
     def stmt_FunctionDef(self, st) -> None:
         self.define(st.name, st.name_span)

@@ -9,9 +9,10 @@ from typing import Optional
 
 from ..syntax import nodes as s
 from ..syntax.nodes import Span
+from ..vocabulary import Code
 from . import nodes as ir
 from .declarations import n_dotted
-from .nodes import ArgDir
+from .nodes import ArgDir, CalleeForm
 
 _BUILTINS = frozenset("""abs all any bool dict divmod enumerate float getattr hasattr int isinstance len list
 map max min print range reversed round set sorted str sum tuple type zip iter next callable super repr
@@ -47,13 +48,13 @@ class CallLowering:
         if isinstance(func, s.Attribute) and isinstance(func.value, s.Name):
             owner = func.value.id
             if owner == "self" and "self" not in self.env:  # in jit code too: `pl.submit(self.k, ...)`
-                return ir.CalleeRef("self", func.attr)
+                return ir.CalleeRef(CalleeForm.SELF, func.attr)
             if owner in self.ctx.modules and owner not in self.env:
-                return ir.CalleeRef("module", func.attr, owner)
+                return ir.CalleeRef(CalleeForm.MODULE, func.attr, owner)
             return None
         if isinstance(func, s.Name) and func.id not in self.env and func.id not in _BUILTINS \
                 and func.id not in self.constants:
-            return ir.CalleeRef("name", func.id)
+            return ir.CalleeRef(CalleeForm.NAME, func.id)
         return None
 
     def user_call(self, callee: ir.CalleeRef, raw_args: list, keywords: list, span: Span, name_span: Span,
@@ -90,25 +91,25 @@ class CallLowering:
     def prefilled(self, call: ir.UserCall, attrs: s.Expr) -> None:
         """S11: `attrs={"arg_directions": [pl.adir.input, ...]}`."""
         if not isinstance(attrs, s.Dict):
-            call.problems.append(("PrefilledDirections", "attrs= must be a literal dict (S11)", attrs.span))
+            call.problems.append((Code.PREFILLED_DIRECTIONS, "attrs= must be a literal dict (S11)", attrs.span))
             return
         for key, value in attrs.items:
             if not (isinstance(key, s.Str) and string_value(key.value) == "arg_directions"):
                 continue
             if not isinstance(value, (s.List, s.Tuple)):
-                call.problems.append(("PrefilledDirections", "arg_directions must be a literal list (S11)", value.span))
+                call.problems.append((Code.PREFILLED_DIRECTIONS, "arg_directions must be a literal list (S11)", value.span))
                 return
             directions = []
             for element in value.elts:
                 name = (self.ctx.canonical(element) or n_dotted(element) or "").rsplit(".", 1)[-1]
                 if name not in _ADIR:
-                    call.problems.append(("PrefilledDirections",
+                    call.problems.append((Code.PREFILLED_DIRECTIONS,
                                           f"unknown direction {name or '?'!s}: use pl.adir.input, output, "
                                           "output_existing, inout, no_dep or scalar (S11)", element.span))
                     return
                 directions.append(_ADIR[name])
             if len(directions) != len(call.args):
-                call.problems.append(("PrefilledDirections",
+                call.problems.append((Code.PREFILLED_DIRECTIONS,
                                       f"arg_directions has {len(directions)} entries for {len(call.args)} "
                                       "arguments (S11)", value.span))
                 return

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterator, Optional, Union
 
 from ..syntax.nodes import Span
+from ..vocabulary import Word
 
 
 class Dir(enum.Enum):
@@ -150,11 +151,20 @@ class OpCall:
     owner: str = ""  # the function whose text holds this call (differs after inlining, N1)
 
 
+class CalleeForm(Word):
+    """How a user call names its callee."""
+
+    SELF = "self"  # `self.f(...)` in a program class (also `pl.submit(self.f, ...)`)
+    NAME = "name"  # `f(...)`: this file's or an imported pl function
+    MODULE = "module"  # `mod.f(...)` through an imported module
+    FN = "fn"  # a function of the program by its key (the dispatch of an outlined scope)
+
+
 @dataclass(frozen=True)
 class CalleeRef:
-    """How a user call names its callee: `self.f` ('self', 'f') or a plain name ('name', 'f')."""
+    """How a user call names its callee: `self.f` (SELF, 'f') or a plain name (NAME, 'f')."""
 
-    how: str
+    how: CalleeForm
     name: str
     module: Optional[str] = None  # for `mod.f(...)` through an imported module
 
@@ -263,11 +273,19 @@ class Carry:
     result: Var
 
 
+class LoopKind(Word):
+    RANGE = "range"  # pl.range, or Python's range
+    PARALLEL = "parallel"
+    PIPELINE = "pipeline"
+    WHILE = "while"  # pl.while_, or a Python while
+    PYTHON = "python"  # a for over anything else
+
+
 @dataclass(eq=False)
 class Loop:
-    """A loop (kind: 'range', 'parallel', 'pipeline', 'while', 'python')."""
+    """A loop of some `LoopKind`."""
 
-    kind: str
+    kind: LoopKind
     loop_var: Optional[Var]
     bounds: list[Expr]  # start, stop, step (range-like loops), or the condition (while)
     carries: list[Carry]
@@ -279,16 +297,25 @@ class Loop:
     @property
     def sequential(self) -> bool:
         """C2: every loop but a parallel one counts for R-seq."""
-        return self.kind != "parallel"
+        return self.kind != LoopKind.PARALLEL
+
+
+class ScopeKind(Word):
+    INCORE = "incore"  # pl.at(level=CORE_GROUP): outlined (§5)
+    HIERARCHY = "hierarchy"  # pl.at(another level): outlined
+    CLUSTER = "cluster"  # outlined
+    SPMD = "spmd"  # `with pl.spmd(n)`: outlined
+    SPMD_FOR = "spmd_for"  # `for i in pl.spmd(n)`: outlined
+    SPLIT_AIV = "split_aiv"  # outlined
+    RUNTIME = "runtime"  # pl.scope, pl.manual_scope: transparent
+    PYTHON = "python"  # any other context manager: transparent
 
 
 @dataclass(eq=False)
 class Scope:
-    """A `with`/`for` scope: 'incore' (pl.at CORE_GROUP), 'hierarchy' (pl.at other level),
-    'cluster', 'spmd', 'spmd_for', 'split_aiv' (outlined, §5), or 'runtime' (pl.scope,
-    pl.manual_scope: transparent), or 'python' (any other context manager: transparent)."""
+    """A `with`/`for` scope of some `ScopeKind`."""
 
-    kind: str
+    kind: ScopeKind
     body: list["Stmt"]
     span: Span  # the header line
     attrs: dict[str, Any] = field(default_factory=dict)  # level, role, name_hint, core_num, ...
@@ -302,7 +329,7 @@ class Scope:
 
     @property
     def outlined(self) -> bool:
-        return self.kind not in ("runtime", "python")
+        return self.kind not in (ScopeKind.RUNTIME, ScopeKind.PYTHON)
 
 
 @dataclass(eq=False)

@@ -9,9 +9,10 @@ from dataclasses import dataclass
 
 from ..ir import nodes as ir
 from ..syntax.nodes import Span
+from ..vocabulary import Code, Severity
 from . import use_discipline
 from .calls import callee_evidence, is_tensor_arg
-from .model import CallResult, Evidence, Fn
+from .model import CallResult, Evidence, Fn, Origin
 from .state import ProgramState
 from .types import resolve_op
 from .walk import op_calls
@@ -21,8 +22,8 @@ from .walk import op_calls
 class Problem:
     """A diagnostic the chain found: misuse (error) or an operator without declarations (information)."""
 
-    code: str
-    severity: str  # 'error' | 'warning' | 'information'
+    code: Code
+    severity: Severity
     message: str
     owner: str
     span: Span
@@ -38,7 +39,7 @@ def misuse(state: ProgramState, analysed: list[Fn], results: list[CallResult]) -
 def _stale_uses(state: ProgramState) -> list[Problem]:
     out, seen = [], set()
     for fn in state.fns.values():
-        if fn.origin in ("inline", "external"):
+        if fn.origin in (Origin.INLINE, Origin.EXTERNAL):
             continue
         for stale in use_discipline.check(state, fn):
             key = (stale.owner, stale.span.line, stale.span.col, stale.var)
@@ -46,7 +47,7 @@ def _stale_uses(state: ProgramState) -> list[Problem]:
                 continue
             seen.add(key)
             out.append(Problem(
-                "InOutUseDiscipline", "error",
+                Code.IN_OUT_USE_DISCIPLINE, Severity.ERROR,
                 f"'{stale.var}' was passed to {stale.callee} as Out/InOut, then read again: PyPTO rejects this "
                 f"(read the value the call returns instead, e.g. `{stale.var} = ...({stale.var})`)",
                 stale.owner, stale.span, (Evidence("passed as Out/InOut", stale.call_owner, stale.call_span),)))
@@ -83,7 +84,7 @@ def _misfit_prefilled(state: ProgramState, fn: Fn, call: ir.UserCall) -> list[Pr
                    f"only {legal} fit")
         else:
             continue
-        out.append(Problem("PrefilledDirections", "error",
+        out.append(Problem(Code.PREFILLED_DIRECTIONS, Severity.ERROR,
                            f"arg_directions does not fit {callee.name}: {why}; PyPTO rejects the program (D3)",
                            call.owner or fn.owner, span, callee_evidence(callee, i)))
     return out
@@ -94,11 +95,11 @@ def _problems(state: ProgramState, analysed: list[Fn], results: list[CallResult]
     for fn in state.fns.values():
         if fn.source is not None:
             for code, message, span in fn.source.problems:
-                out.append(Problem(code, "error", message, fn.owner, span))
+                out.append(Problem(code, Severity.ERROR, message, fn.owner, span))
     for result in results:
         call = result.call
         for code, message, span in call.problems:
-            out.append(Problem(code, "error", message, call.owner, span))
+            out.append(Problem(code, Severity.ERROR, message, call.owner, span))
         if result.directions is None or result.dispatch:
             continue
         fn = state.fns[result.fn]
@@ -108,12 +109,12 @@ def _problems(state: ProgramState, analysed: list[Fn], results: list[CallResult]
             if i < len(result.directions) and call.prefilled is None:
                 callee = state.callee(call)
                 if callee is not None and not is_tensor_arg(fn, callee, i, call.args[i]):
-                    out.append(Problem("NoDepOnScalar", "error",
+                    out.append(Problem(Code.NO_DEP_ON_SCALAR, Severity.ERROR,
                                        "pl.no_dep() on a non-tensor argument: the runtime rejects NoDep on a "
                                        "scalar slot (D3)", call.owner, call.no_dep_spans.get(i, call.span)))
     seen: set = set()
     for fn in state.fns.values():
-        if fn.origin in ("external",):
+        if fn.origin == Origin.EXTERNAL:
             continue
         for stmt in op_calls(fn.body):
             call = stmt.value
@@ -124,13 +125,13 @@ def _problems(state: ProgramState, analysed: list[Fn], results: list[CallResult]
             if view.op_name is None:
                 if _is_operator_name(call.dsl) and call.dsl not in state.registry.dsl:
                     seen.add(key)
-                    out.append(Problem("UnknownOperator", "information",
+                    out.append(Problem(Code.UNKNOWN_OPERATOR, Severity.INFORMATION,
                                        f"{call.dsl} is not an operator PyPTO registers: PyPTO Lens treats it as "
                                        "reading its arguments", call.owner or fn.owner, call.name_span))
                 continue
             if view.resolved.op is not None and not view.resolved.op.classified and call.args:
                 seen.add(key)
-                out.append(Problem("UnclassifiedOperator", "information",
+                out.append(Problem(Code.UNCLASSIFIED_OPERATOR, Severity.INFORMATION,
                                    f"{view.op_name} declares no argument effects: every analysis reads it as "
                                    "writing nothing (missing declarations are invisible)",
                                    call.owner or fn.owner, call.name_span))

@@ -13,6 +13,7 @@ from typing import Optional
 from ..ir import nodes as ir
 from ..ir.nodes import ArgDir, Dir, Kind
 from ..syntax.nodes import Span
+from ..vocabulary import Word
 
 
 @dataclass(frozen=True)
@@ -51,6 +52,15 @@ class Dispatch:
     span: Span
 
 
+class Origin(Word):
+    """Where a `Fn` comes from."""
+
+    USER = "user"  # written in the program
+    OUTLINED = "outlined"  # made from a scope (§5)
+    INLINE = "inline"  # a pl.inline helper: analysed only through its expansions (N1)
+    EXTERNAL = "external"  # another program's or file's function, as its callers see it
+
+
 @dataclass(eq=False)
 class Fn:
     key: str  # unique within the program
@@ -59,7 +69,7 @@ class Fn:
     params: list[FnParam]
     body: list
     owner: str  # the user function whose text holds this function's statements
-    origin: str = "user"  # 'user' | 'outlined' | 'external'
+    origin: Origin = Origin.USER
     source: Optional[ir.Function] = None
     scope: Optional[ir.Scope] = None  # for outlined functions
     parent: Optional[str] = None  # outlined: the function it was outlined from
@@ -96,7 +106,7 @@ def external_copy(fn: "Fn", owner: str, home: tuple) -> "Fn":
     from ..ir.nodes import Kind
     params = [FnParam(p.name, p.decl, p.type, p.var, p.span) for p in fn.params]
     return Fn(key=fn.key, name=fn.name, kind=fn.kind, params=params,
-              body=fn.body if fn.kind is Kind.INLINE else [], owner=owner, origin="external", source=fn.source,
+              body=fn.body if fn.kind is Kind.INLINE else [], owner=owner, origin=Origin.EXTERNAL, source=fn.source,
               returns=list(fn.returns), hidden_outputs=fn.hidden_outputs, dirs=list(fn.dirs), home=home)
 
 

@@ -5,6 +5,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 from ..syntax.nodes import Span
+from .model import Origin
 from .state import ProgramState
 from .types import resolve_op
 from .walk import op_calls
@@ -25,7 +26,7 @@ class OperatorUse:
 def operator_uses(state: ProgramState) -> list[OperatorUse]:
     out, seen = [], set()
     for fn in state.fns.values():
-        if fn.origin == "external":
+        if fn.origin == Origin.EXTERNAL:
             continue
         for stmt in op_calls(fn.body):
             call = stmt.value

@@ -16,7 +16,7 @@ from ..registry.registry import Registry
 from .calls import derive_calls
 from .in_param_written import InParamWrite, applies, check
 from .misuse import Problem, misuse
-from .model import CallResult, Fn, FnParam
+from .model import CallResult, Fn, FnParam, Origin
 from .normalise import normalise
 from .operator_uses import OperatorUse, operator_uses
 from .outline import constant_vars, outline_program
@@ -53,7 +53,7 @@ def analyse_program(name: str, functions: list[ir.Function], registry: Registry,
 
     def inline_of(call: ir.UserCall):
         callee = state.callee(call)
-        if callee is not None and callee.kind is Kind.INLINE and callee.origin != "outlined":
+        if callee is not None and callee.kind is Kind.INLINE and callee.origin != Origin.OUTLINED:
             return callee.params, callee.body, bool(callee.source and callee.source.jit)
         return None
 
@@ -81,7 +81,7 @@ def analyse_program(name: str, functions: list[ir.Function], registry: Registry,
 
     for fn in users:  # inline helpers are analysed only through their expansions
         if fn.kind is Kind.INLINE:
-            fn.origin = "inline"
+            fn.origin = Origin.INLINE
     outline_program(state)
     for fn in list(state.fns.values()):
         upgrade(state, fn)
@@ -90,7 +90,7 @@ def analyse_program(name: str, functions: list[ir.Function], registry: Registry,
 
     results: list[CallResult] = []
     for fn in state.fns.values():
-        if fn.origin in ("inline", "external"):
+        if fn.origin in (Origin.INLINE, Origin.EXTERNAL):
             continue
         results.extend(derive_calls(state, fn))
 

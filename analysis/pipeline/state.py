@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Callable, Optional
 
 from ..ir import nodes as ir
+from ..ir.nodes import CalleeForm
 from ..registry.registry import Registry
 from .model import Fn
 
@@ -22,10 +23,10 @@ class ProgramState:
 
     def callee(self, call: ir.UserCall) -> Optional[Fn]:
         ref = call.callee
-        if ref.how in ("self", "name", "fn"):
+        if ref.how in (CalleeForm.SELF, CalleeForm.NAME, CalleeForm.FN):
             fn = self.fns.get(ref.name)
             if fn is not None:
                 return fn
-        if ref.how == "fn":
+        if ref.how == CalleeForm.FN:
             return None
         return self.external(ref)

@@ -3,6 +3,7 @@ as plain diagnostics like those of pl programs."""
 from __future__ import annotations
 
 from ..registry.validate import validate_source
+from ..vocabulary import Severity
 from ..workspace.results import Diagnostic, Range
 
 
@@ -10,6 +11,6 @@ def registration_diagnostics(text: str) -> list[Diagnostic]:
     out = []
     for problem in validate_source(text):
         r = problem.range
-        out.append(Diagnostic(problem.code, "error", f"{problem.rule}: {problem.message}",
+        out.append(Diagnostic(problem.code, Severity.ERROR, f"{problem.rule}: {problem.message}",
                               Range(r.line, r.col, r.end_line, r.end_col)))
     return out

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from ..pipeline.in_param_written import FIX_REASONS
+from ..vocabulary import Code
 from ..workspace.results import Range
 
 
@@ -24,7 +25,7 @@ class Fix:
 
 def quick_fixes(code: Any, data: Any, line_text: Callable[[int], str]) -> list[Fix]:
     """The fixes of one diagnostic (`code` and `data` as the client sent them back)."""
-    if code != "InParamWritten" or not isinstance(data, dict):
+    if code != Code.IN_PARAM_WRITTEN or not isinstance(data, dict):
         return []
     annotation = data.get("annotation")
     if not isinstance(annotation, dict):

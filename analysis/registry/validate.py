@@ -25,22 +25,15 @@ import functools
 from dataclasses import dataclass, replace
 from typing import Iterable, Optional
 
+from ..vocabulary import Code
 from .cpp_chains import Chain, Range, parse_statement, placed_chains
 from .declarations import effect_declaration, interpret_chain
 from .model import OpInfo
 
-ARG_EFFECT_CONTRADICTION = "ArgEffectContradiction"
-NULL_RESOLVER = "NullResolver"
-DUPLICATE_WRITE_CHANNEL = "DuplicateWriteChannel"
-DUPLICATE_CORE_AFFINITY = "DuplicateCoreAffinity"
-DUPLICATE_OP = "DuplicateOp"
-WRITE_CHANNEL_WITHOUT_WRITE = "WriteChannelWithoutWrite"
-REUSE_WITHOUT_ARG_EFFECT = "ReuseWithoutArgEffect"
-
 RULE_OF = {
-    ARG_EFFECT_CONTRADICTION: "V1", NULL_RESOLVER: "V1", DUPLICATE_WRITE_CHANNEL: "V1",
-    DUPLICATE_CORE_AFFINITY: "V1", DUPLICATE_OP: "V1",
-    WRITE_CHANNEL_WITHOUT_WRITE: "V2", REUSE_WITHOUT_ARG_EFFECT: "V3",
+    Code.ARG_EFFECT_CONTRADICTION: "V1", Code.NULL_RESOLVER: "V1", Code.DUPLICATE_WRITE_CHANNEL: "V1",
+    Code.DUPLICATE_CORE_AFFINITY: "V1", Code.DUPLICATE_OP: "V1",
+    Code.WRITE_CHANNEL_WITHOUT_WRITE: "V2", Code.REUSE_WITHOUT_ARG_EFFECT: "V3",
 }
 
 
@@ -48,7 +41,7 @@ RULE_OF = {
 class RegistryProblem:
     """A registration the PyPTO registry would reject, with how to fix it."""
 
-    code: str
+    code: Code
     rule: str  # 'V1' | 'V2' | 'V3'
     message: str
     range: Range
@@ -108,14 +101,14 @@ def check_call_order(chain: Chain) -> list[RegistryProblem]:
             index = call.args[0].text if call.args else "?"
             if decl.kind == "null":
                 problems.append(_problem(
-                    NULL_RESOLVER,
+                    Code.NULL_RESOLVER,
                     f"set_arg_effect({index}, ...) is given a null effect resolver, which the "
                     f"registry rejects; pass ArgEffect::Read/Write/ReadWrite or a lambda that "
                     f"returns one.", where, op))
                 continue
             if no_writes_line is not None:
                 problems.append(_problem(
-                    ARG_EFFECT_CONTRADICTION,
+                    Code.ARG_EFFECT_CONTRADICTION,
                     f"set_arg_effect({index}, ...) after no_arg_writes() (line {no_writes_line + 1}) "
                     f"is contradictory and rejected at registration; remove .no_arg_writes() if the "
                     f"op writes argument {index}, or drop this call.", where, op))
@@ -124,7 +117,7 @@ def check_call_order(chain: Chain) -> list[RegistryProblem]:
         elif method == "no_arg_writes":
             if named_args:
                 problems.append(_problem(
-                    ARG_EFFECT_CONTRADICTION,
+                    Code.ARG_EFFECT_CONTRADICTION,
                     f"no_arg_writes() after set_arg_effect(...) (line {named_args[0] + 1}) is "
                     f"contradictory and rejected at registration; drop .no_arg_writes() if the op "
                     f"writes an argument, or remove the set_arg_effect calls.", where, op))
@@ -133,7 +126,7 @@ def check_call_order(chain: Chain) -> list[RegistryProblem]:
         elif method == "set_write_channel":
             if channel_line is not None:
                 problems.append(_problem(
-                    DUPLICATE_WRITE_CHANNEL,
+                    Code.DUPLICATE_WRITE_CHANNEL,
                     f"the write channel is already set on line {channel_line + 1}; the registry "
                     f"rejects a second set_write_channel, remove one of them.", where, op))
                 continue
@@ -141,7 +134,7 @@ def check_call_order(chain: Chain) -> list[RegistryProblem]:
         elif method == "set_core_affinity":
             if affinity_line is not None:
                 problems.append(_problem(
-                    DUPLICATE_CORE_AFFINITY,
+                    Code.DUPLICATE_CORE_AFFINITY,
                     f"the core affinity is already set on line {affinity_line + 1}; the registry "
                     f"rejects a second set_core_affinity, remove one of them.", where, op))
                 continue
@@ -157,17 +150,17 @@ def check_op(chain: Chain) -> list[RegistryProblem]:
     problems: list[RegistryProblem] = []
     # an effect or reuse index we could not read may be the missing one: no verdict then
     violations = op_violations(info) if not decls.unknown_effect_index else []
-    if WRITE_CHANNEL_WITHOUT_WRITE in violations:
+    if Code.WRITE_CHANNEL_WITHOUT_WRITE in violations:
         problems.append(_problem(
-            WRITE_CHANNEL_WITHOUT_WRITE,
+            Code.WRITE_CHANNEL_WITHOUT_WRITE,
             f"'{name}' declares set_write_channel({info.write_channel}) but writes through no "
             f"argument; add the .set_arg_effect(<index>, ArgEffect::Write) (or ReadWrite) that "
             f"should accompany it, or drop the .set_write_channel(...).",
             chain.head_range, chain.op_name))
     reused = info.output_reuses_input
-    if REUSE_WITHOUT_ARG_EFFECT in violations and not decls.unknown_reuse_index:
+    if Code.REUSE_WITHOUT_ARG_EFFECT in violations and not decls.unknown_reuse_index:
         problems.append(_problem(
-            REUSE_WITHOUT_ARG_EFFECT,
+            Code.REUSE_WITHOUT_ARG_EFFECT,
             f"'{name}' declares set_output_reuses_input({reused}) but no effect on argument "
             f"{reused}, so the in-place write would be read as a pure read; add "
             f".set_arg_effect({reused}, ArgEffect::Write) (ReadWrite if the op accumulates into "
@@ -180,9 +173,9 @@ def op_violations(op: OpInfo) -> list[str]:
     """The V2/V3 codes an op (e.g. from the bundled table) would fail, [] when it passes."""
     codes = []
     if op.write_channel is not None and not op.writes_any_arg:
-        codes.append(WRITE_CHANNEL_WITHOUT_WRITE)
+        codes.append(Code.WRITE_CHANNEL_WITHOUT_WRITE)
     if op.output_reuses_input is not None and not op.has_declared_effect(op.output_reuses_input):
-        codes.append(REUSE_WITHOUT_ARG_EFFECT)
+        codes.append(Code.REUSE_WITHOUT_ARG_EFFECT)
     return codes
 
 
@@ -197,7 +190,7 @@ def duplicate_ops(heads: Iterable[tuple[str, Range]],
     for name, where in heads:
         if name in seen:
             problems.append(_problem(
-                DUPLICATE_OP,
+                Code.DUPLICATE_OP,
                 f"'{name}' is already registered ({seen[name]}); the registry rejects a second "
                 f"REGISTER_OP of the same name, rename or remove one.", where, name))
         else:

@@ -14,12 +14,14 @@ from typing import Callable, Optional
 
 from ..ir import nodes as ir
 from ..ir.context import ModuleContext
+from ..ir.nodes import CalleeForm
 from ..ir.lower import FunctionLowering
 from ..ir.module import FunctionSource, ProgramDecl, build_context, find_programs, unit_contribution
 from ..pipeline.model import Fn, external_copy
 from ..pipeline.program import ProgramResult, analyse_program
 from ..registry.registry import Registry
 from ..syntax import chunker
+from ..vocabulary import Code, Severity
 from .caches import Caches, ParsedUnit, parse
 from .placement import place
 from .relevance import relevance
@@ -64,7 +66,7 @@ class DocumentAnalyzer:
                 line = min(unit.start + result.problem.line, len(lines) - 1)
                 col = min(result.problem.col, len(lines[line]))
                 end = max(col, len(lines[line].rstrip()))
-                diagnostics.append(Diagnostic("SyntaxError", "error", f"syntax error: {result.problem.message}",
+                diagnostics.append(Diagnostic(Code.SYNTAX_ERROR, Severity.ERROR, f"syntax error: {result.problem.message}",
                                               Range(line, col, line, end)))
             parsed.append(result)
         statements = [p.stmts for p in parsed]
@@ -129,7 +131,7 @@ class DocumentAnalyzer:
                          closures: dict) -> Optional[Fn]:
         """A pl function of this file called by plain name from another program: one defined beside
         the program in the same enclosing function, or at module level."""
-        if ref.how != "name":
+        if ref.how != CalleeForm.NAME:
             return None
         sibling = closures.get((program.parent, program.unit)) if program.parent else None
         if sibling is not None and ref.name in sibling[0]:
@@ -190,7 +192,8 @@ def _context_key(ctx: ModuleContext) -> str:
 
 def _failure(program: ProgramDecl, units, why: str) -> Diagnostic:
     line = units[program.unit].start if program.unit >= 0 else 0
-    return Diagnostic("AnalysisFailed", "information", f"PyPTO Lens could not analyse {program.name}: it {why}",
+    return Diagnostic(Code.ANALYSIS_FAILED, Severity.INFORMATION,
+                      f"PyPTO Lens could not analyse {program.name}: it {why}",
                       Range(line, 0, line, 0))
 
 
@@ -199,7 +202,7 @@ def _dedupe_operator_notes(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
     seen: set = set()
     out = []
     for d in diagnostics:
-        if d.code in ("UnclassifiedOperator", "UnknownOperator"):
+        if d.code in (Code.UNCLASSIFIED_OPERATOR, Code.UNKNOWN_OPERATOR):
             op = d.message.split(" ", 1)[0]
             if op in seen:
                 continue

@@ -16,6 +16,7 @@ from ..pipeline.in_param_written import FIX_REASONS
 from ..pipeline.model import CallResult, Derivation, Evidence, Fn
 from ..pipeline.program import ProgramResult
 from ..syntax.nodes import Span
+from ..vocabulary import Code, Severity
 from .results import (ArgHint, CallSite, Diagnostic, Explanation, Location, OperatorSite, Range, SignatureChange,
                       Step)
 from .text import code_end
@@ -114,7 +115,7 @@ def place(program: ProgramDecl, functions, units, lines: list[str], result: Prog
             continue
         annotation = places.range(write.function, write.annotation) if write.annotation else None
         diagnostics.append(Diagnostic(
-            "InParamWritten", "warning",
+            Code.IN_PARAM_WRITTEN, Severity.WARNING,
             f"parameter '{write.param}' of {write.function} is declared In, but {write.writer} writes it: "
             f"declare it {alias}.{write.suggestion}[...] ({FIX_REASONS[write.suggestion]})",
             r, tuple(places.step(e) for e in write.evidence),

@@ -10,6 +10,7 @@ from typing import Optional
 
 from ..ir.nodes import ArgDir
 from ..registry.model import OpInfo
+from ..vocabulary import Code, Severity
 
 
 @dataclass(frozen=True)
@@ -95,8 +96,8 @@ class SignatureChange:
 
 @dataclass(frozen=True)
 class Diagnostic:
-    code: str
-    severity: str  # 'error' | 'warning' | 'information' | 'hint'
+    code: Code
+    severity: Severity
     message: str
     range: Range
     related: tuple[Step, ...] = ()

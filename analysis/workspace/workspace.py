@@ -17,8 +17,10 @@ from typing import Callable, Optional
 
 from ..ir import nodes as ir
 from ..ir.context import ModuleContext
+from ..ir.nodes import CalleeForm
 from ..pipeline.model import Fn, external_copy
 from ..registry.registry import Registry
+from ..vocabulary import Code, Severity
 from .caches import Caches
 from .document import DocumentAnalyzer, ModuleSummary
 from .documents import DiskFiles, Document, OpenDocuments, OpenTexts, path_to_uri, uri_to_path
@@ -110,7 +112,7 @@ class Workspace:
                                         resolver.constants)
             analysis, summary = analyzer.analyse(doc.text, uri, doc.version)
             if not doc.valid_utf8:
-                analysis.diagnostics.insert(0, Diagnostic("InvalidUtf8", "warning",
+                analysis.diagnostics.insert(0, Diagnostic(Code.INVALID_UTF8, Severity.WARNING,
                                                           "this file is not valid UTF-8: invalid bytes were "
                                                           "read as U+FFFD", Range(0, 0, 0, 0)))
             exports = _exports(uri, summary)
@@ -179,10 +181,10 @@ class _Resolver:
         return target, exports
 
     def external(self, ref: ir.CalleeRef, ctx: ModuleContext) -> Optional[Fn]:
-        if ref.how == "name":
+        if ref.how == CalleeForm.NAME:
             imported = ctx.imported.get(ref.name)
             return self._imported_function(self.uri, imported, 0) if imported is not None else None
-        if ref.how == "module":
+        if ref.how == CalleeForm.MODULE:
             module = ctx.modules.get(ref.module)
             if module is None:
                 return None
