@@ -1,12 +1,22 @@
-"""`pypto-lens check` / `explain` as a user runs them, bad input included: a clear answer, never a traceback."""
+"""`pypto-lens check` / `explain` as a user runs them, bad input included: a clear answer, never a traceback.
+
+Most cases run the command in this process (`run`); a few run it as a process of its own
+(`run_process`), as a user does, and one checks that the in-process reports of the rule tests
+(lens_check.reports) are what the command prints.
+"""
 from __future__ import annotations
 
+import io
 import json
 import subprocess
 import sys
+from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
 import pytest
+from lens_check import check, reports
+
+from pypto_lens import entry
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -36,9 +46,20 @@ class Demo:
 '''
 
 
-def run(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
+def run_process(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "pypto_lens.entry", *args], capture_output=True, text=True,
                           cwd=str(cwd), timeout=240)
+
+
+def run(*args: str) -> subprocess.CompletedProcess:
+    """`pypto-lens ARGS` in this process: its exit status and what it printed."""
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        try:
+            status = entry.main(list(args))
+        except SystemExit as exc:  # argparse's own errors
+            status = exc.code
+    return subprocess.CompletedProcess(args, status, out.getvalue(), err.getvalue())
 
 
 @pytest.fixture
@@ -49,7 +70,7 @@ def program(tmp_path: Path) -> Path:
 
 
 def test_check_prints_calls_and_warnings_like_a_compiler(program: Path):
-    result = run("check", str(program))
+    result = run_process("check", str(program))
     assert result.returncode == 1  # an InParamWritten warning
     lines = result.stdout.splitlines()
     assert f"{program}:21:13: call fill: src(a)=Input, dst(s)=OutputExisting" in lines
@@ -95,7 +116,7 @@ def test_explain_on_a_line_without_a_call(program: Path):
     (["registry", "."], "does not look like a PyPTO checkout"),
 ])
 def test_usage_errors_are_one_clear_line(args, message):
-    result = run(*args)
+    result = run_process(*args)
     assert result.returncode == 2
     assert message in result.stderr and "Traceback" not in result.stderr
 
@@ -137,3 +158,23 @@ def test_a_deeply_nested_call_argument(tmp_path: Path):
     result = run("check", "--format", "json", "--fail-on", "never", str(path))
     assert result.returncode == 0 and "Traceback" not in result.stderr
     json.loads(result.stdout)
+
+
+def test_the_in_process_reports_are_what_the_command_prints():
+    examples = sorted((ROOT / "examples").glob("*.py"))
+    printed = json.loads(run_process("check", "--format", "json", "--fail-on", "never", *map(str, examples)).stdout)
+    assert list(reports(examples).values()) == printed
+
+
+def test_check_in_process(program: Path):
+    lines = check(PROGRAM, """
+        8:16: information: UnclassifiedOperator: tile.load declares no argument effects: every analysis reads \
+it as writing nothing (missing declarations are invisible)
+        15:15: warning: InParamWritten: parameter 'dst' of leak is declared In, but tile.store writes it: \
+declare it pl.Out[...] (written, never read)
+        20:16: information: UnclassifiedOperator: tensor.create declares no argument effects: every analysis \
+reads it as writing nothing (missing declarations are invisible)
+        21:13: call fill: src(a)=Input, dst(s)=OutputExisting
+        22:13: call fill: src(a)=Input, dst(s)=InOut
+    """)
+    assert [f"{program}:{line}" for line in lines] == run("check", str(program)).stdout.splitlines()

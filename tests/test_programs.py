@@ -3,26 +3,25 @@
 Each program in tests/programs (and each example) cites the spec rules it
 checks and was verified with PyPTO itself (or spec §13 for InParamWritten).
 The expectations (`# expect:` comments) are read as the shared LSP checker
-reads them, and compared with `pypto-lens check --format json`.
+reads them, and compared with `pypto-lens check --format json`, computed in
+this process (lens_check.reports; test_cli.py checks it is the CLI's output).
 """
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
+from lens_check import ROOT, check, check_file
+from lens_check import reports as lens_reports
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tools"))
-
-from check_expectations import check_file, collect, run_lens  # noqa: E402
+from check_expectations import collect
 
 PROGRAMS = collect([str(ROOT / "tests" / "programs"), str(ROOT / "examples")])
 
 
 @pytest.fixture(scope="module")
 def reports() -> dict:
-    return run_lens([sys.executable, "-m", "pypto_lens.entry"], PROGRAMS)
+    return lens_reports(PROGRAMS)
 
 
 def test_there_are_programs_for_every_stage():
@@ -39,3 +38,13 @@ def test_expectations(path: Path, reports: dict):
     assert failures == []
     if path.parent.name != "multifile" and path.parent.parent.name != "multifile":
         assert count > 0, "a program without expectations checks nothing"
+
+
+def test_check_holds_a_program_to_its_expect_comments():
+    source = (ROOT / "examples" / "01_directions_basics.py").read_text(encoding="utf-8")
+    check(source)
+    wrong = source.replace("y = self.scale(x, 3.0, y)  # expect: Input, InOut",
+                           "y = self.scale(x, 3.0, y)  # expect: Input, OutputExisting", 1)
+    assert wrong != source
+    with pytest.raises(AssertionError, match=r":62: expected \['Input', 'OutputExisting'\], got \['Input', 'InOut'\]"):
+        check(wrong)

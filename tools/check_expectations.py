@@ -141,14 +141,14 @@ def found_by_line(report: dict) -> dict[int, list[dict]]:
     return by_line
 
 
-def check_file(path: Path, report: dict) -> tuple[int, list[str]]:
-    """Return (number of expectation comments, failures)."""
+def check_file(path: Path, report: dict, text: str | None = None) -> tuple[int, list[str]]:
+    """Return (number of expectation comments, failures); `text` is the file's (read from `path` if None)."""
     name = str(path)
     if "error" in report:
         return 1, [f"{name}: {report['error']}"]
     failures: list[str] = []
     checked = 0
-    lines = path.read_text(encoding="utf-8").split("\n")
+    lines = (path.read_text(encoding="utf-8") if text is None else text).split("\n")
     by_line = found_by_line(report)
     diagnostics = report.get("diagnostics", [])
     expected_diags: set[tuple[int, str]] = set()

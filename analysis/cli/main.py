@@ -49,13 +49,20 @@ def _workspace_for(paths: list[str]) -> Workspace:
     return Workspace(roots)
 
 
+def analyses(paths: list[str]) -> Iterator[tuple[Path, Optional[DocumentAnalysis]]]:
+    """Each .py file of the paths and its analysis (None: unreadable), in one workspace over their folders."""
+    files = list(python_files(paths))
+    workspace = _workspace_for(paths)
+    for path in files:
+        yield path, workspace.analysis(path_to_uri(path))
+
+
 def cmd_check(args) -> int:
-    files = list(python_files(args.paths))
-    workspace = _workspace_for(args.paths)
     worst = 0  # 0 nothing, 1 warning, 2 error
     reports = []
-    for path in files:
-        analysis = workspace.analysis(path_to_uri(path))
+    files = 0
+    for path, analysis in analyses(args.paths):
+        files += 1
         if analysis is None:
             reports.append({"file": str(path), "error": "could not be read"})
             continue
@@ -70,7 +77,7 @@ def cmd_check(args) -> int:
         json.dump(reports, sys.stdout, indent=1, ensure_ascii=False)
         print()
     else:
-        print(render.summary(len(files)), file=sys.stderr)
+        print(render.summary(files), file=sys.stderr)
     threshold = {"warning": 1, "error": 2, "never": 3}[args.fail_on]
     return 1 if worst >= threshold else 0
 
