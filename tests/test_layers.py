@@ -1,4 +1,5 @@
-"""The layers of design.md stay true: no module imports a later layer (read with `ast`, nothing imported).
+"""The layers of design.md stay true: no module imports a later layer (read with `ast`, nothing imported);
+and the README's "How it works" names every module in the row of its folder.
 
     syntax < ir < registry < pipeline < workspace (the engine) < presentation < {cli, server} < entry
 
@@ -9,6 +10,7 @@ only (its own business is LSP translation, sync, settings and scheduling).
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -93,3 +95,17 @@ def test_the_server_asks_the_workspace_and_presentation_layers_only():
         if layer_of(module)[0] == "server":
             beyond = sorted(m for m in imported if layer_of(m)[0] not in ("server", "workspace", "presentation", "base"))
             assert beyond == [], f"{module} reaches past the workspace: {beyond}"
+
+
+def test_the_readme_names_every_module_in_the_row_of_its_folder():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("## How it works"):readme.index("## Development")]
+    rows: dict[str, str] = {}
+    for folder, text in re.findall(r"^\| [^|]*\(`([^`]+)`\) \|(.*)\|$", section, re.M):
+        rows[folder] = rows.get(folder, "") + text
+    missing = []
+    for path in modules().values():
+        folder = path.parent.relative_to(ROOT).as_posix() + "/"
+        if path.stem != "__init__" and f"`{path.stem}`" not in rows.get(folder, ""):
+            missing.append(f"{folder}{path.name}")
+    assert missing == []
