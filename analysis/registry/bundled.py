@@ -1,7 +1,7 @@
 """The operator table shipped with PyPTO Lens (data/op_effects.json, see generate.py).
 
 Generated from a PyPTO checkout with
-`python -m analysis.registry.generate PYPTO_ROOT --commit SHA`.
+`python -m pypto_lens.registry.generate PYPTO_ROOT --commit SHA` (or `pypto-lens registry`).
 """
 from __future__ import annotations
 

@@ -209,7 +209,7 @@ def _load_rule(entry: Mapping[str, Any]) -> KwargRule:
 
 
 # ---------------------------------------------------------------------------
-# Command line: python -m analysis.registry.generate PYPTO_ROOT [--commit SHA] [-o OUT]
+# Command line: python -m pypto_lens.registry.generate PYPTO_ROOT [--commit SHA] [-o OUT]
 
 
 def checkout_commit(root: Path) -> Optional[str]:

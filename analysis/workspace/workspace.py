@@ -4,7 +4,7 @@ Open documents come from their owner (documents.py); files they import are read 
 An analysis is cached per document and recomputed only when the document's
 text changed or when what it uses of another file (that file's exported
 signatures and constants: its fingerprint) changed. That is the early cutoff
-across files; inside a file the caches of document.py do the same per unit.
+across files; inside a file the caches of caches.py do the same per unit.
 """
 from __future__ import annotations
 
