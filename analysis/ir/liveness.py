@@ -19,10 +19,15 @@ next iteration, so the names live there are the body's own `gen` (the names the
 next iteration reads first) joined with those live after the loop: that is the
 least fixpoint of the loop's equation, reached in one step because a loop kills
 nothing (it may run zero times).
+
+A scope written as a loop (`for i in pl.spmd(n)`, `for a in pl.split_aiv(...)`)
+is no loop: PyPTO's parser makes it a scope whose body runs once after binding
+the loop variable (an Spmd scope around an InCore one, a split_aiv region), so
+ConvertToSSA sees no next iteration there (issue 11).
 """
 from __future__ import annotations
 
-from typing import Optional
+from typing import Callable, Optional
 
 from ..syntax import nodes as s
 
@@ -68,7 +73,9 @@ def _then(first: tuple, rest: tuple) -> tuple:
 class Places:
     """Liveness facts of one function body, computed once."""
 
-    def __init__(self, body: list):
+    def __init__(self, body: list, scope_loop: Callable[[s.For], bool] = lambda loop: False):
+        """`scope_loop`: is this `for` a scope written as a loop (its iterator pl.spmd / pl.split_aiv)?"""
+        self._scope_loop = scope_loop
         self._summary: dict[int, tuple[frozenset, frozenset]] = {}  # statement / block id -> (gen, kill)
         self._live_out: dict[int, frozenset] = {}  # compound statement id -> names live after it
         self._where: dict[int, tuple[list, int]] = {}  # simple statement id -> (its block, index)
@@ -102,6 +109,8 @@ class Places:
             then_gen, then_kill = self._block(st.body)
             else_gen, else_kill = self._block(st.orelse)
             return names_in(st.test) | then_gen | else_gen, then_kill & else_kill
+        if isinstance(st, s.For) and self._scope_loop(st):  # runs once: bind the target, then the body
+            return _then((names_in(st.iter), _bound(st.target)), _then(self._block(st.body), self._block(st.orelse)))
         if isinstance(st, s.For):
             body_gen, _ = self._block(st.body)  # it may run zero times: it kills nothing
             else_gen, _ = self._block(st.orelse)
@@ -128,22 +137,28 @@ class Places:
         self._block_out[id(stmts)] = live
         for i in range(len(stmts) - 1, -1, -1):
             st = stmts[i]
-            inner = _blocks(st)
-            if inner:
+            if _blocks(st):
                 self._live_out[id(st)] = live
-                # a loop's body (and else block) ends into the next iteration: its test and
-                # whatever the body reads first are live there too
-                after = live
-                if isinstance(st, s.While):
-                    after = live | names_in(st.test) | self._summary[id(st.body)][0]
-                elif isinstance(st, s.For):
-                    after = live | self._summary[id(st.body)][0]
-                for block in inner:
+                for block, after in self._continuations(st, live):
                     self._propagate(block, after)
             else:
                 self._where[id(st)] = (stmts, i)
             gen, kill = self._summary[id(st)]
             live = gen | (live - kill)
+
+    def _continuations(self, st: s.Stmt, live: frozenset) -> list:
+        """(block, names live after its last statement) for the blocks of `st`, given `live` after `st`."""
+        if isinstance(st, s.For) and self._scope_loop(st):  # the body runs once, then the else block
+            gen, kill = self._summary[id(st.orelse)]
+            return [(st.body, gen | (live - kill)), (st.orelse, live)]
+        if isinstance(st, (s.For, s.While)):
+            # a loop's body (and else block) ends into the next iteration: its test and whatever
+            # the body reads first are live there too
+            after = live | self._summary[id(st.body)][0]
+            if isinstance(st, s.While):
+                after |= names_in(st.test)
+            return [(st.body, after), (st.orelse, after)]
+        return [(block, live) for block in _blocks(st)]
 
     def live_after(self, st: s.Stmt, name: str) -> bool:
         """May `name` be read after `st` ends, before it is assigned again?"""

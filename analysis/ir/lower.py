@@ -27,6 +27,7 @@ _ADIR = {"input": ArgDir.INPUT, "output": ArgDir.OUTPUT, "output_existing": ArgD
          "inout": ArgDir.INOUT, "no_dep": ArgDir.NO_DEP, "scalar": ArgDir.SCALAR}
 _CALL_CONTROLS = frozenset({"core_num", "sync_start", "allow_early_resolve", "predicate", "device", "dumps"})
 _LOOP_KINDS = {"pl.range": "range", "pl.parallel": "parallel", "pl.pipeline": "pipeline", "pl.while_": "while"}
+_SCOPE_LOOPS = ("pl.spmd", "pl.split_aiv")  # scopes written as loops (O1): no loop for N3
 _NOSPAN = Span(0, 0, 0, 0)
 
 
@@ -163,7 +164,7 @@ class FunctionLowering:
 
     # -- entry -------------------------------------------------------------------
     def function(self, fdef: s.FunctionDef, kind: Kind, jit: bool, attrs: dict) -> ir.Function:
-        self.places = liveness.Places(fdef.body)
+        self.places = liveness.Places(fdef.body, self.scope_loop)
         params = []
         raw = list(fdef.params)
         if self.in_class and raw and raw[0].name == "self":
@@ -186,6 +187,10 @@ class FunctionLowering:
         return ir.Function(fdef.name, kind, params, return_types(self.ctx, fdef.returns), body,
                            fdef.name_span, header, jit, attrs.get("level"), attrs.get("role"),
                            self.problems, returns_span)
+
+    def scope_loop(self, loop: s.For) -> bool:
+        """`for i in pl.spmd(n)` / `for a in pl.split_aiv(...)`: a scope written as a loop (scope_for)."""
+        return isinstance(loop.iter, s.Call) and self.ctx.canonical(loop.iter.func) in _SCOPE_LOOPS
 
     # -- variables -------------------------------------------------------------------
     def define(self, name: str, span: Optional[Span], annotation: Optional[Type] = None) -> ir.Var:
@@ -394,7 +399,7 @@ class FunctionLowering:
         header = Span(st.span.line, 0, st.span.line, st.span.end_col)
         if path == "pl.unroll" and self.unroll(st, call):
             return
-        if path in ("pl.spmd", "pl.split_aiv"):
+        if path in _SCOPE_LOOPS:
             self.scope_for(st, call, path, header)
             return
         kind = _LOOP_KINDS.get(path or "", "python" if not (call and n_dotted(call.func) == "range") else "range")
