@@ -8,7 +8,7 @@
 # the same shape but `seq` is read after it: the if-result is live and its
 # branch value counts as a read (InOut). (The shape of pypto-lib's decode
 # indexer top-k loop.)
-# reasoned from PyPTO's sources (the parser's spmd loop form, ConvertToSSA, Simplify)
+# verified with the oracle (--pipeline)
 import pypto.language as pl
 
 T = 16
