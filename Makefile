@@ -27,6 +27,7 @@ bench: $(STAMP)
 	$(PY) tools/bench_analysis.py
 	$(PY) tools/bench_server.py
 	$(PY) tools/bench_registry.py
+	$(PY) tools/bench_models.py
 
 vsix: $(STAMP)
 	$(MAKE) -C vscode-extension vsix

@@ -1,6 +1,6 @@
 """`pypto-lens`: check pl programs from the command line, explain a call, print the registry.
 
-  pypto-lens check PATH... [--format text|json] [--fail-on warning|error|never] [--scalar]
+  pypto-lens check PATH... [--format text|json] [--fail-on warning|error|never] [--scalar] [--jobs N]
   pypto-lens explain FILE:LINE[:COL]
   pypto-lens registry PYPTO_CHECKOUT [--output FILE]
 
@@ -16,10 +16,9 @@ import sys
 from pathlib import Path
 from typing import Iterator, Optional
 
-from ..vocabulary import Severity
 from ..workspace.results import CallSite, DocumentAnalysis
 from ..workspace.workspace import Workspace, path_to_uri
-from . import render
+from . import parallel, render
 
 _SKIP_DIRS = {".git", ".hg", ".svn", ".venv", "venv", "node_modules", "__pycache__", ".tox", ".mypy_cache",
               "build", "dist"}
@@ -58,26 +57,24 @@ def analyses(paths: list[str]) -> Iterator[tuple[Path, Optional[DocumentAnalysis
 
 
 def cmd_check(args) -> int:
+    files = list(python_files(args.paths))
+    jobs = args.jobs if args.jobs is not None else parallel.default_jobs()
+    if jobs < 1:
+        raise UsageError("--jobs must be at least 1")
     worst = 0  # 0 nothing, 1 warning, 2 error
     reports = []
-    files = 0
-    for path, analysis in analyses(args.paths):
-        files += 1
-        if analysis is None:
-            reports.append({"file": str(path), "error": "could not be read"})
-            continue
-        for d in analysis.diagnostics:
-            worst = max(worst, {Severity.ERROR: 2, Severity.WARNING: 1}.get(d.severity, 0))
+    for report in parallel.reports(files, _workspace_for(args.paths).roots, jobs, args.format, args.scalar):
+        worst = max(worst, report.worst)
         if args.format == "json":
-            reports.append(render.analysis_json(str(path), analysis, args.scalar))
+            reports.append(report.json)
         else:
-            for line in render.analysis_text(str(path), analysis, args.scalar):
+            for line in report.lines:
                 print(line)
     if args.format == "json":
         json.dump(reports, sys.stdout, indent=1, ensure_ascii=False)
         print()
     else:
-        print(render.summary(files), file=sys.stderr)
+        print(render.summary(len(files)), file=sys.stderr)
     threshold = {"warning": 1, "error": 2, "never": 3}[args.fail_on]
     return 1 if worst >= threshold else 0
 
@@ -148,6 +145,8 @@ def build_parser() -> tuple[argparse.ArgumentParser, "argparse._SubParsersAction
     check.add_argument("--exit-zero", dest="fail_on", action="store_const", const="never",
                        help="always exit 0 (same as --fail-on never)")
     check.add_argument("--scalar", action="store_true", help="also list Scalar arguments")
+    check.add_argument("--jobs", "-j", type=int, metavar="N",
+                       help="analyse files in N processes (default: the number of cores); same output as one")
     check.set_defaults(run=cmd_check)
     explain = sub.add_parser("explain", help="how each direction of the call on a line was derived")
     explain.add_argument("location", metavar="FILE:LINE[:COL]")

@@ -8,116 +8,171 @@ existed before a loop are always carried; lower.py decides that part.
 The answers are conservative where control flow is unknown: a loop may run
 zero times, a branch may not be taken, so only an unconditional assignment
 ends a name's life.
+
+One backward dataflow pass per function answers every question (issue 8: the
+per-statement re-walks were quadratic in a function's size). Each statement is
+summarised bottom-up by `gen` (names it may read before assigning them) and
+`kill` (names every path through it assigns); then a top-down pass gives each
+compound statement the set of names live after it:
+live_before = gen | (live_after - kill). A loop body's end continues into the
+next iteration, so the names live there are the body's own `gen` (the names the
+next iteration reads first) joined with those live after the loop: that is the
+least fixpoint of the loop's equation, reached in one step because a loop kills
+nothing (it may run zero times).
+
+A scope written as a loop (`for i in pl.spmd(n)`, `for a in pl.split_aiv(...)`)
+is no loop: PyPTO's parser makes it a scope whose body runs once after binding
+the loop variable (an Spmd scope around an InCore one, a split_aiv region), so
+ConvertToSSA sees no next iteration there (issue 11).
 """
 from __future__ import annotations
 
-from typing import Optional
+from typing import Callable, Optional
 
 from ..syntax import nodes as s
 
+_EMPTY: frozenset = frozenset()
 
-def reads(node: Optional[s.Node], name: str) -> bool:
+
+def names_in(node: Optional[s.Node]) -> frozenset:
+    """Every name `node` mentions (a read, for liveness)."""
     if node is None:
-        return False
-    return any(isinstance(n, s.Name) and n.id == name for n in s.walk(node))
+        return _EMPTY
+    return frozenset(n.id for n in s.walk(node) if isinstance(n, s.Name))
 
 
-def exposed(stmts: list, name: str) -> Optional[bool]:
-    """When `stmts` run: True if `name` may be read before it is assigned, False if it is
-    assigned first on every path, None if the statements neither read nor surely assign it."""
-    for st in stmts:
-        verdict = _statement(st, name)
-        if verdict is not None:
-            return verdict
-    return None
+def _bound(target: s.Node) -> frozenset:
+    """The names a target binds: `x`, `a, (b, *c)`."""
+    if isinstance(target, s.Name):
+        return frozenset((target.id,))
+    if isinstance(target, (s.Tuple, s.List)):
+        return frozenset().union(*(_bound(t) for t in target.elts))
+    if isinstance(target, s.Starred):
+        return _bound(target.value)
+    return _EMPTY
 
 
-def _binds(target: s.Node, name: str) -> bool:
-    return isinstance(target, s.Name) and target.id == name or \
-        isinstance(target, (s.Tuple, s.List)) and any(_binds(t, name) for t in target.elts) or \
-        isinstance(target, s.Starred) and _binds(target.value, name)
-
-
-def _target_reads(target: s.Node, name: str) -> bool:
+def _target_reads(target: s.Node) -> frozenset:
     """A target that reads: `x[i] = v` reads x and i, `a.b = v` reads a."""
     if isinstance(target, (s.Subscript, s.Attribute)):
-        return reads(target, name)
+        return names_in(target)
     if isinstance(target, (s.Tuple, s.List)):
-        return any(_target_reads(t, name) for t in target.elts)
+        return frozenset().union(*(_target_reads(t) for t in target.elts))
     if isinstance(target, s.Starred):
-        return _target_reads(target.value, name)
-    return False
+        return _target_reads(target.value)
+    return _EMPTY
 
 
-def _statement(st: s.Stmt, name: str) -> Optional[bool]:
-    if isinstance(st, s.Assign):
-        if reads(st.value, name) or any(_target_reads(t, name) for t in st.targets):
-            return True
-        return False if any(_binds(t, name) for t in st.targets) else None
-    if isinstance(st, s.AnnAssign):
-        if reads(st.value, name) or _target_reads(st.target, name):
-            return True
-        return False if st.value is not None and _binds(st.target, name) else None
-    if isinstance(st, s.AugAssign):
-        return True if reads(st.target, name) or reads(st.value, name) else None
-    if isinstance(st, s.If):
-        if reads(st.test, name):
-            return True
-        then, orelse = exposed(st.body, name), exposed(st.orelse, name)
-        if then or orelse:
-            return True
-        return False if then is False and orelse is False else None
-    if isinstance(st, s.For):
-        if reads(st.iter, name):
-            return True
-        body = None if _binds(st.target, name) else exposed(st.body, name)
-        return True if body or exposed(st.orelse, name) else None  # it may run zero times
-    if isinstance(st, s.While):
-        return True if reads(st.test, name) or exposed(st.body, name) or exposed(st.orelse, name) else None
-    if isinstance(st, s.With):
-        for item in st.items:
-            if reads(item.context, name):
-                return True
-            if item.target is not None and _binds(item.target, name):
-                return False
-        return exposed(st.body, name)
-    if isinstance(st, s.Other):
-        if any(reads(e, name) for e in st.exprs) or any(exposed(b, name) for b in st.bodies):
-            return True
-        return None
-    if isinstance(st, (s.ExprStmt, s.Return, s.FunctionDef, s.ClassDef)):
-        return True if reads(st, name) else None
-    return None
+def _then(first: tuple, rest: tuple) -> tuple:
+    """(gen, kill) of `first` followed by `rest`."""
+    gen1, kill1 = first
+    gen2, kill2 = rest
+    return gen1 | (gen2 - kill1), kill1 | kill2
 
 
 class Places:
-    """Where each statement of a function sits: its statement list, index and enclosing statement."""
+    """Liveness facts of one function body, computed once."""
 
-    def __init__(self, body: list):
-        self._where: dict[int, tuple[list, int, Optional[s.Stmt]]] = {}
-        self._index(body, None)
+    def __init__(self, body: list, scope_loop: Callable[[s.For], bool] = lambda loop: False):
+        """`scope_loop`: is this `for` a scope written as a loop (its iterator pl.spmd / pl.split_aiv)?"""
+        self._scope_loop = scope_loop
+        self._summary: dict[int, tuple[frozenset, frozenset]] = {}  # statement / block id -> (gen, kill)
+        self._live_out: dict[int, frozenset] = {}  # compound statement id -> names live after it
+        self._where: dict[int, tuple[list, int]] = {}  # simple statement id -> (its block, index)
+        self._block_out: dict[int, frozenset] = {}  # block id -> names live after its last statement
+        self._block(body)
+        self._propagate(body, _EMPTY)  # the end of the function: nothing is read after it
 
-    def _index(self, block: list, owner: Optional[s.Stmt]) -> None:
-        for i, st in enumerate(block):
-            self._where[id(st)] = (block, i, owner)
-            for inner in _blocks(st):
-                self._index(inner, st)
+    # -- bottom-up: what each statement reads first and surely assigns --------------
+    def _block(self, stmts: list) -> tuple:
+        summary = (_EMPTY, _EMPTY)
+        for st in reversed(stmts):
+            summary = _then(self._statement(st), summary)
+        self._summary[id(stmts)] = summary
+        return summary
+
+    def _statement(self, st: s.Stmt) -> tuple:
+        summary = self._summarise(st)
+        self._summary[id(st)] = summary
+        return summary
+
+    def _summarise(self, st: s.Stmt) -> tuple:
+        if isinstance(st, s.Assign):
+            reads = names_in(st.value).union(*(_target_reads(t) for t in st.targets))
+            return reads, frozenset().union(*(_bound(t) for t in st.targets))
+        if isinstance(st, s.AnnAssign):
+            reads = names_in(st.value) | _target_reads(st.target)
+            return reads, _bound(st.target) if st.value is not None else _EMPTY
+        if isinstance(st, s.AugAssign):
+            return names_in(st.target) | names_in(st.value), _EMPTY
+        if isinstance(st, s.If):
+            then_gen, then_kill = self._block(st.body)
+            else_gen, else_kill = self._block(st.orelse)
+            return names_in(st.test) | then_gen | else_gen, then_kill & else_kill
+        if isinstance(st, s.For) and self._scope_loop(st):  # runs once: bind the target, then the body
+            return _then((names_in(st.iter), _bound(st.target)), _then(self._block(st.body), self._block(st.orelse)))
+        if isinstance(st, s.For):
+            body_gen, _ = self._block(st.body)  # it may run zero times: it kills nothing
+            else_gen, _ = self._block(st.orelse)
+            return names_in(st.iter) | (body_gen - _bound(st.target)) | else_gen, _EMPTY
+        if isinstance(st, s.While):
+            body_gen, _ = self._block(st.body)
+            else_gen, _ = self._block(st.orelse)
+            return names_in(st.test) | body_gen | else_gen, _EMPTY
+        if isinstance(st, s.With):
+            summary = self._block(st.body)
+            for item in reversed(st.items):
+                bound = _bound(item.target) if item.target is not None else _EMPTY
+                summary = _then((names_in(item.context), bound), summary)
+            return summary
+        if isinstance(st, s.Other):
+            reads = frozenset().union(*(names_in(e) for e in st.exprs))
+            return reads.union(*(self._block(b)[0] for b in st.bodies)), _EMPTY
+        if isinstance(st, (s.ExprStmt, s.Return, s.FunctionDef, s.ClassDef)):
+            return names_in(st), _EMPTY
+        return _EMPTY, _EMPTY
+
+    # -- top-down: what is live after each statement -------------------------------
+    def _propagate(self, stmts: list, live: frozenset) -> None:
+        self._block_out[id(stmts)] = live
+        for i in range(len(stmts) - 1, -1, -1):
+            st = stmts[i]
+            if _blocks(st):
+                self._live_out[id(st)] = live
+                for block, after in self._continuations(st, live):
+                    self._propagate(block, after)
+            else:
+                self._where[id(st)] = (stmts, i)
+            gen, kill = self._summary[id(st)]
+            live = gen | (live - kill)
+
+    def _continuations(self, st: s.Stmt, live: frozenset) -> list:
+        """(block, names live after its last statement) for the blocks of `st`, given `live` after `st`."""
+        if isinstance(st, s.For) and self._scope_loop(st):  # the body runs once, then the else block
+            gen, kill = self._summary[id(st.orelse)]
+            return [(st.body, gen | (live - kill)), (st.orelse, live)]
+        if isinstance(st, (s.For, s.While)):
+            # a loop's body (and else block) ends into the next iteration: its test and whatever
+            # the body reads first are live there too
+            after = live | self._summary[id(st.body)][0]
+            if isinstance(st, s.While):
+                after |= names_in(st.test)
+            return [(st.body, after), (st.orelse, after)]
+        return [(block, live) for block in _blocks(st)]
 
     def live_after(self, st: s.Stmt, name: str) -> bool:
         """May `name` be read after `st` ends, before it is assigned again?"""
-        current = st
-        while id(current) in self._where:
-            block, i, owner = self._where[id(current)]
-            verdict = exposed(block[i + 1:], name)
-            if verdict is not None:
-                return verdict
-            if owner is None:
-                return False  # the end of the function
-            if isinstance(owner, (s.For, s.While)):  # the enclosing loop's next iteration
-                if isinstance(owner, s.While) and reads(owner.test, name) or exposed(owner.body, name):
-                    return True
-            current = owner
-        return True  # a statement we do not know: assume the worst
+        key = id(st)
+        if key in self._live_out:
+            return name in self._live_out[key]
+        if key not in self._where:
+            return True  # a statement we do not know: assume the worst
+        block, i = self._where[key]  # a simple statement: fold its followers (not asked on hot paths)
+        live = self._block_out[id(block)]
+        for later in reversed(block[i + 1:]):
+            gen, kill = self._summary[id(later)]
+            live = gen | (live - kill)
+        return name in live
 
 
 def _blocks(st: s.Stmt) -> list:

@@ -25,6 +25,7 @@ from .ssa import SsaNames, assigned_names, target_names, yield_targets
 
 _LOOP_KINDS = {"pl.range": LoopKind.RANGE, "pl.parallel": LoopKind.PARALLEL, "pl.pipeline": LoopKind.PIPELINE,
                "pl.while_": LoopKind.WHILE}
+_SCOPE_LOOPS = ("pl.spmd", "pl.split_aiv")  # scopes written as loops (O1): no loop for N3
 
 
 class FunctionLowering(CallLowering, SsaNames):
@@ -43,7 +44,7 @@ class FunctionLowering(CallLowering, SsaNames):
 
     # -- entry -------------------------------------------------------------------
     def function(self, fdef: s.FunctionDef, kind: Kind, jit: bool, attrs: dict) -> ir.Function:
-        self.places = liveness.Places(fdef.body)
+        self.places = liveness.Places(fdef.body, self.scope_loop)
         params = []
         raw = list(fdef.params)
         if self.in_class and raw and raw[0].name == "self":
@@ -66,6 +67,10 @@ class FunctionLowering(CallLowering, SsaNames):
         return ir.Function(fdef.name, kind, params, return_types(self.ctx, fdef.returns), body,
                            fdef.name_span, header, jit, attrs.get("level"), attrs.get("role"),
                            self.problems, returns_span)
+
+    def scope_loop(self, loop: s.For) -> bool:
+        """`for i in pl.spmd(n)` / `for a in pl.split_aiv(...)`: a scope written as a loop (scope_for)."""
+        return isinstance(loop.iter, s.Call) and self.ctx.canonical(loop.iter.func) in _SCOPE_LOOPS
 
     def block(self, stmts: list[s.Stmt]) -> list[ir.Stmt]:
         saved = self.out
@@ -220,7 +225,7 @@ class FunctionLowering(CallLowering, SsaNames):
         header = Span(st.span.line, 0, st.span.line, st.span.end_col)
         if path == "pl.unroll" and self.unroll(st, call):
             return
-        if path in ("pl.spmd", "pl.split_aiv"):
+        if path in _SCOPE_LOOPS:
             self.scope_for(st, call, path, header)
             return
         kind = _LOOP_KINDS.get(path or "", LoopKind.RANGE if call and n_dotted(call.func) == "range" else LoopKind.PYTHON)

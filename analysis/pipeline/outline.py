@@ -9,6 +9,7 @@ directions from InferParamDirections (O5), and a `Dispatch` in the parent.
 """
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import replace
 
 from ..ir import nodes as ir
@@ -38,7 +39,7 @@ def outline_program(state: ProgramState) -> None:
             if not _eligible(fn, stage):
                 continue
             outlined_incore = [0]
-            fn.body = _rewrite(state, fn, fn.body, stage, outlined_incore)
+            fn.body = _rewrite(state, fn, fn.body, stage, outlined_incore, UseCounts(fn.body))
             if stage == "incore" and outlined_incore[0] and fn.kind is Kind.OPAQUE:
                 fn.kind = Kind.ORCHESTRATION  # O1: an Opaque parent of an InCore scope is promoted
 
@@ -49,48 +50,49 @@ def _eligible(fn: Fn, stage: str) -> bool:
     return fn.kind is Kind.OPAQUE or fn.kind.orchestration_like
 
 
-def _rewrite(state, fn: Fn, body: list, stage: str, counter: list, in_kernel: bool = False) -> list:
+def _rewrite(state, fn: Fn, body: list, stage: str, counter: list, use_counts: "UseCounts",
+             in_kernel: bool = False) -> list:
     """`in_kernel`: inside a scope that becomes a kernel, where a `pl.split_aiv` region is not
     outlined on its own (O1: only top-level regions are)."""
     out = []
     for stmt in body:
         if isinstance(stmt, ir.If):
-            stmt = replace(stmt, then=_rewrite(state, fn, stmt.then, stage, counter, in_kernel),
-                           orelse=_rewrite(state, fn, stmt.orelse, stage, counter, in_kernel))
+            stmt = replace(stmt, then=_rewrite(state, fn, stmt.then, stage, counter, use_counts, in_kernel),
+                           orelse=_rewrite(state, fn, stmt.orelse, stage, counter, use_counts, in_kernel))
         elif isinstance(stmt, ir.Loop):
-            stmt = replace(stmt, body=_rewrite(state, fn, stmt.body, stage, counter, in_kernel))
+            stmt = replace(stmt, body=_rewrite(state, fn, stmt.body, stage, counter, use_counts, in_kernel))
         elif isinstance(stmt, ir.Scope):
             inner = _unwrap_spmd(stmt.body) if stmt.kind == "cluster" and stage == "wrapper" else stmt.body
             kernel = in_kernel or stmt.kind in _KERNEL_KINDS
-            rewritten = replace(stmt, body=_rewrite(state, fn, inner, stage, counter, kernel))
+            rewritten = replace(stmt, body=_rewrite(state, fn, inner, stage, counter, use_counts, kernel))
             if stage == "incore" and (stmt.kind == "spmd_for" or (stmt.kind == "spmd" and _reads_block_idx(stmt.body))):
                 # the loop form (and a body reading the block index) wraps an auto-outlined InCore scope
                 counter[0] += 1
                 # the header's task controls and counts belong to the Spmd dispatch, not to the body
                 body_only = replace(rewritten, kind="incore", deps=[], tid=None, submit=False, uses=[])
-                inner = _outline(state, fn, body_only, stmt)
+                inner = _outline(state, fn, body_only, stmt, use_counts)
                 stmt = replace(rewritten, kind="spmd", body=[inner])
                 out.append(stmt)
                 continue
             if stmt.kind in _PASS_KINDS[stage] and not (stmt.kind == "split_aiv" and in_kernel):
                 if stage == "incore":
                     counter[0] += 1
-                out.append(_outline(state, fn, rewritten, stmt))
+                out.append(_outline(state, fn, rewritten, stmt, use_counts))
                 continue
             stmt = rewritten
         out.append(stmt)
     return out
 
 
-def _outline(state, parent: Fn, scope: ir.Scope, original: ir.Scope) -> Dispatch:
-    """`original` is the scope as it stands in the parent's body (for the uses after it)."""
+def _outline(state, parent: Fn, scope: ir.Scope, original: ir.Scope, use_counts: "UseCounts") -> Dispatch:
+    """`original` is the scope as it stands in the parent's body, whose uses `use_counts` counts (for the
+    uses after it)."""
     body = scope.body
     kind = {"incore": Kind.INCORE, "split_aiv": Kind.INCORE, "hierarchy": Kind.OPAQUE,
             "cluster": Kind.GROUP, "spmd": Kind.SPMD, "spmd_for": Kind.SPMD}[scope.kind]
     # O3: a live-in whose value is a literal constant is not passed: PyPTO propagates it
     captures = [v for v in _live_ins(body, scope) if v not in state.constant_vars]
-    used_after = _uses_outside(parent.body, original)
-    outputs = [v for v in top_level_defs(body) if v in used_after]
+    outputs = use_counts.used_outside(original, top_level_defs(body))
     name = _name(parent, scope, state)
     params = [FnParam(v.name, Dir.IN, parent.types.get(v, v.annotation or ir.UNKNOWN), v, scope.span)
               for v in captures]
@@ -177,22 +179,20 @@ def _live_ins(body: list, scope: ir.Scope) -> list:
     return list(seen)
 
 
-def _uses_outside(body: list, scope: ir.Scope) -> set:
-    """Variables used anywhere in `body` except inside `scope`."""
-    out: set = set()
-    for stmt in body:
-        if stmt is scope:
-            continue
-        if isinstance(stmt, ir.If):
-            out.update(ir.expr_vars(stmt.cond))
-            out |= _uses_outside(stmt.then, scope) | _uses_outside(stmt.orelse, scope)
-            out.update(v for phi in stmt.phis for v in (phi.then_value, phi.else_value) if v is not None)
-        elif isinstance(stmt, (ir.Loop, ir.Scope)):
-            out.update(iter_uses([replace(stmt, body=[])]))
-            out |= _uses_outside(stmt.body, scope)
-        else:
-            out.update(iter_uses([stmt]))
-    return out
+class UseCounts:
+    """How often each variable is used in a function body (O4: a scope's output is a version used
+    outside the scope). Counted once per body and pass; a scope's own uses are counted when it is
+    outlined, so the question costs the scope's size, not the function's (issue 8)."""
+
+    def __init__(self, body: list):
+        self.total = Counter(iter_uses(body))
+        self.occurrences = Counter(id(stmt) for stmt in ir.walk_stmts(body) if isinstance(stmt, ir.Scope))
+
+    def used_outside(self, scope: ir.Scope, candidates: list) -> list:
+        """The candidates used anywhere in the body except inside `scope` (its header included)."""
+        times = self.occurrences.get(id(scope), 0)
+        inside = Counter(iter_uses([scope]))
+        return [v for v in candidates if self.total.get(v, 0) > times * inside.get(v, 0)]
 
 
 # -- O5 InferParamDirections ----------------------------------------------------------

@@ -89,6 +89,12 @@ class Workspace:
             result = self._analyse(uri)
             return result[0] if result else None
 
+    def dependencies(self, uri: str) -> list[str]:
+        """The documents whose exports the last analysis of `uri` read (none before it is analysed)."""
+        with self._lock:
+            cached = self._analyses.get(uri)
+            return [dep for dep, _ in cached[0][2]] if cached else []
+
     def _analyse(self, uri: str) -> Optional[tuple[DocumentAnalysis, Exports]]:
         doc = self._document(uri)
         if doc is None:
