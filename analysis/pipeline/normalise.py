@@ -1,4 +1,5 @@
-"""Stage N (§4): expand Inline callees into their callers (N1) and drop zero-trip loops (D7).
+"""Stage N (§4): expand Inline callees into their callers (N1), drop zero-trip loops (D7) and
+lift the body of a one-trip loop into its parent (C5: PyPTO's Simplify removes the loop).
 
 `pl.unroll` (N2), SSA (N3) and flattening (N4) already happened in lowering.
 An expanded call keeps the spans and owner of the helper's text, so its
@@ -35,8 +36,43 @@ def const_trip_count(loop: ir.Loop) -> Optional[int]:
     return len(range(start, stop, step))
 
 
-def normalise(body: list, inline_of: InlineLookup, depth: int = 0, params_of=lambda call: None) -> list:
-    """`params_of(call)` gives the callee's parameter names (to place keyword arguments)."""
+def one_trip(loop: ir.Loop) -> bool:
+    """A plain sequential loop that provably runs once: constant bounds, or `pl.range(s, s + c)`
+    with 0 < c <= step (PyPTO's Simplify proves `start < stop <= start + step`)."""
+    if loop.kind != "range":
+        return False
+    trips = const_trip_count(loop)
+    if trips is not None:
+        return trips == 1
+    if len(loop.bounds) not in (2, 3):
+        return False
+    start, stop = loop.bounds[0], loop.bounds[1]
+    step = loop.bounds[2].value if len(loop.bounds) == 3 and _is_int(loop.bounds[2]) else None
+    if len(loop.bounds) == 2:
+        step = 1
+    if step is None or step < 1 or not isinstance(stop, ir.Arith) or stop.op != "+" or len(stop.operands) != 2:
+        return False
+    left, right = stop.operands
+    offset = right if _same(left, start) else left if _same(right, start) else None
+    return offset is not None and _is_int(offset) and 0 < offset.value <= step
+
+
+def _is_int(expr) -> bool:
+    return isinstance(expr, ir.Const) and isinstance(expr.value, int) and not isinstance(expr.value, bool)
+
+
+def _same(a, b) -> bool:
+    return isinstance(a, ir.Ref) and isinstance(b, ir.Ref) and a.var is b.var
+
+
+def normalise(body: list, inline_of: InlineLookup, depth: int = 0, params_of=lambda call: None,
+              renames: Optional[dict] = None) -> list:
+    """`params_of(call)` gives the callee's parameter names (to place keyword arguments).
+    `renames` collects the results of lifted one-trip loops (applied once, by the outermost call)."""
+    if renames is None:
+        renames = {}
+        out = normalise(body, inline_of, depth, params_of, renames)
+        return _Renamer(renames).block(out) if renames else out
     out: list = []
     for stmt in body:
         if isinstance(stmt, ir.Assign) and isinstance(stmt.value, ir.UserCall):
@@ -44,20 +80,40 @@ def normalise(body: list, inline_of: InlineLookup, depth: int = 0, params_of=lam
                 stmt = replace(stmt, value=bind_keywords(stmt.value, params_of(stmt.value)))
             helper = inline_of(stmt.value) if depth < _MAX_DEPTH and not stmt.value.submit else None
             if helper is not None:
-                out.extend(_expand(stmt, helper, inline_of, depth, params_of))
+                out.extend(_expand(stmt, helper, inline_of, depth, params_of, renames))
                 continue
         if isinstance(stmt, ir.If):  # (an `if` over constants was decided in lowering)
-            stmt = replace(stmt, then=normalise(stmt.then, inline_of, depth, params_of),
-                           orelse=normalise(stmt.orelse, inline_of, depth, params_of))
+            stmt = replace(stmt, then=normalise(stmt.then, inline_of, depth, params_of, renames),
+                           orelse=normalise(stmt.orelse, inline_of, depth, params_of, renames))
         elif isinstance(stmt, ir.Loop):
             if const_trip_count(stmt) == 0:  # D7: Simplify deletes the loop; results are the inits
                 out.extend(ir.Assign(c.result, ir.Ref(c.init, stmt.span), stmt.span)
                            for c in stmt.carries if c.init is not None)
                 continue
-            stmt = replace(stmt, body=normalise(stmt.body, inline_of, depth, params_of))
+            if one_trip(stmt):
+                out.extend(_lift_one_trip(stmt, normalise(stmt.body, inline_of, depth, params_of, renames), renames))
+                continue
+            stmt = replace(stmt, body=normalise(stmt.body, inline_of, depth, params_of, renames))
         elif isinstance(stmt, ir.Scope):
-            stmt = replace(stmt, body=normalise(stmt.body, inline_of, depth, params_of))
+            stmt = replace(stmt, body=normalise(stmt.body, inline_of, depth, params_of, renames))
         out.append(stmt)
+    return out
+
+
+def _lift_one_trip(loop: ir.Loop, body: list, renames: dict) -> list:
+    """PyPTO's Simplify replaces a plain sequential loop of exactly one iteration by its body: the
+    loop variable becomes the start value, each iter-arg its initial value, and every later use of
+    a loop result the value the body yields (a substitution, not an assignment). With no loop
+    left, C5 does not apply to the calls of the body; C7 still does."""
+    start = loop.bounds[0] if len(loop.bounds) > 1 else ir.Const(0)
+    mapping = {c.iter_var: c.init for c in loop.carries if c.init is not None}
+    out: list = []
+    if loop.loop_var is not None:
+        out.append(ir.Assign(loop.loop_var, start, loop.span, hoisted=True))
+    out.extend(_Renamer(mapping).block(body) if mapping else body)
+    for c in loop.carries:
+        value = c.yield_value if c.yield_value is not None else c.iter_var
+        renames[c.result] = mapping.get(value, value)
     return out
 
 
@@ -81,7 +137,7 @@ def bind_keywords(call: ir.UserCall, params: Optional[list[str]]) -> ir.UserCall
 
 
 def _expand(stmt: ir.Assign, helper: tuple[list, list, bool], inline_of: InlineLookup, depth: int,
-            params_of=lambda call: None) -> list:
+            params_of, renames: dict) -> list:
     """N1: a fresh copy of the helper's body with its parameters bound to the arguments."""
     params, body, renamed = helper
     call: ir.UserCall = stmt.value
@@ -103,7 +159,7 @@ def _expand(stmt: ir.Assign, helper: tuple[list, list, bool], inline_of: InlineL
             result = ret.values[0]
         elif ret.values:
             result = ir.TupleExpr(ret.values, ret.span)
-    out.extend(normalise(copied, inline_of, depth + 1, params_of))
+    out.extend(normalise(copied, inline_of, depth + 1, params_of, renames))
     if stmt.var is not None:
         out.append(ir.Assign(stmt.var, result if result is not None else ir.Const(None), stmt.span))
     return out
@@ -179,3 +235,17 @@ class _Cloner:
         if isinstance(e, ir.Other):
             return ir.Other([self.expr(p) for p in e.parts], e.span, e.what)
         return e
+
+
+class _Renamer(_Cloner):
+    """Substitutes variables at their uses only: definitions keep their identity."""
+
+    def define(self, v: Optional[ir.Var]) -> Optional[ir.Var]:
+        return v
+
+    def var(self, v: Optional[ir.Var]) -> Optional[ir.Var]:
+        seen = set()
+        while v in self.map and v not in seen:  # a lifted result may name another lifted result
+            seen.add(v)
+            v = self.map[v]
+        return v
