@@ -36,25 +36,26 @@ def const_trip_count(loop: ir.Loop) -> Optional[int]:
     return len(range(start, stop, step))
 
 
-def one_trip(loop: ir.Loop) -> bool:
-    """A plain sequential loop that provably runs once: constant bounds, or `pl.range(s, s + c)`
-    with 0 < c <= step (PyPTO's Simplify proves `start < stop <= start + step`)."""
+def proven_trips(loop: ir.Loop) -> Optional[int]:
+    """0 or 1 when PyPTO's Simplify can prove that a plain sequential loop runs that many times
+    (`stop <= start`, or `start < stop <= start + step`): constant bounds, or `pl.range(s, s + c)`.
+    Other loop kinds (parallel, pipeline, while) are never folded."""
     if loop.kind != "range":
-        return False
+        return None
     trips = const_trip_count(loop)
     if trips is not None:
-        return trips == 1
+        return trips if trips in (0, 1) else None
     if len(loop.bounds) not in (2, 3):
-        return False
+        return None
     start, stop = loop.bounds[0], loop.bounds[1]
-    step = loop.bounds[2].value if len(loop.bounds) == 3 and _is_int(loop.bounds[2]) else None
-    if len(loop.bounds) == 2:
-        step = 1
+    step = 1 if len(loop.bounds) == 2 else loop.bounds[2].value if _is_int(loop.bounds[2]) else None
     if step is None or step < 1 or not isinstance(stop, ir.Arith) or stop.op != "+" or len(stop.operands) != 2:
-        return False
+        return None
     left, right = stop.operands
     offset = right if _same(left, start) else left if _same(right, start) else None
-    return offset is not None and _is_int(offset) and 0 < offset.value <= step
+    if offset is None or not _is_int(offset):
+        return None
+    return 0 if offset.value <= 0 else 1 if offset.value <= step else None
 
 
 def _is_int(expr) -> bool:
@@ -86,11 +87,12 @@ def normalise(body: list, inline_of: InlineLookup, depth: int = 0, params_of=lam
             stmt = replace(stmt, then=normalise(stmt.then, inline_of, depth, params_of, renames),
                            orelse=normalise(stmt.orelse, inline_of, depth, params_of, renames))
         elif isinstance(stmt, ir.Loop):
-            if const_trip_count(stmt) == 0:  # D7: Simplify deletes the loop; results are the inits
+            trips = proven_trips(stmt)
+            if trips == 0:  # D7: Simplify deletes the loop; results are the inits
                 out.extend(ir.Assign(c.result, ir.Ref(c.init, stmt.span), stmt.span)
                            for c in stmt.carries if c.init is not None)
                 continue
-            if one_trip(stmt):
+            if trips == 1:
                 out.extend(_lift_one_trip(stmt, normalise(stmt.body, inline_of, depth, params_of, renames), renames))
                 continue
             stmt = replace(stmt, body=normalise(stmt.body, inline_of, depth, params_of, renames))
