@@ -91,7 +91,9 @@ def _outline(state, parent: Fn, scope: ir.Scope, original: ir.Scope) -> Dispatch
     used_after = _uses_outside(parent.body, original)
     outputs = [v for v in top_level_defs(body) if v in used_after]
     name = _name(parent, scope, state)
-    params = [FnParam(v.name, Dir.IN, parent.types.get(v, v.annotation or ir.UNKNOWN), v, scope.span)
+    # N1: a scope in an inline helper's text names its captures as that text does
+    names = {v: scope.attrs.get("names", {}).get(v, v.name) for v in captures}
+    params = [FnParam(names[v], Dir.IN, parent.types.get(v, v.annotation or ir.UNKNOWN), v, scope.span)
               for v in captures]
     fn = Fn(key=name, name=name, kind=kind, params=params, body=body, owner=scope.owner or parent.owner,
             origin="outlined", scope=scope, parent=parent.key, level=scope.attrs.get("level"),
@@ -102,7 +104,7 @@ def _outline(state, parent: Fn, scope: ir.Scope, original: ir.Scope) -> Dispatch
     aliases = _output_aliases(state, fn, outputs)
     no_dep, no_dep_spans, problems = set(), {}, []
     for name_, span in scope.no_dep_args:
-        matches = [i for i, v in enumerate(captures) if v.name == name_]
+        matches = [i for i, v in enumerate(captures) if names[v] == name_]
         if matches:
             no_dep.add(matches[0])
             no_dep_spans[matches[0]] = span
