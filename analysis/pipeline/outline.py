@@ -101,7 +101,7 @@ def _outline(state, parent: Fn, scope: ir.Scope, original: ir.Scope) -> Dispatch
     _infer_param_directions(state, fn, hierarchy=scope.kind == "hierarchy",
                             inner_callees=scope.kind in _INNER_CALLEE_KINDS)
     state.add(fn)
-    aliases = _output_aliases(state, fn, outputs)
+    aliases = output_aliases(state, fn, outputs)
     no_dep, no_dep_spans, problems = set(), {}, []
     for name_, span in scope.no_dep_args:
         matches = [i for i, v in enumerate(captures) if names[v] == name_]
@@ -323,29 +323,46 @@ def _infer_param_directions(state, fn: Fn, hierarchy: bool, inner_callees: bool)
     fn.reasons = {k: list(v) for k, v in fn.reasons.items()}
 
 
-def _output_aliases(state, fn: Fn, outputs: list) -> dict:
-    """O4/B9: an output that is a captured buffer written in place names that capture (its index)."""
+def output_aliases(state, fn: Fn, outputs: list) -> dict:
+    """O4/B9: an output that is a captured buffer written in place names that capture (its index).
+    A loop result or an if-result is that buffer only when what it yields is (a loop that yields
+    a value computed in the scope yields a new tensor: a hidden output, U6)."""
     index = {p.var: k for k, p in enumerate(fn.params)}
     origin: dict = dict(index)
-    for stmt in ir.walk_stmts(fn.body):
-        if isinstance(stmt, ir.Assign) and stmt.var is not None:
-            value = stmt.value
-            if isinstance(value, ir.Ref) and value.var in origin:
-                origin[stmt.var] = origin[value.var]
-            elif isinstance(value, ir.OpCall):
-                view = resolve_op(value, fn.types, state.registry)
-                aliased = state.registry.result_alias(view.op_name)
-                source = view.arg_for(aliased) if aliased is not None else None
-                if isinstance(source, ir.Ref) and source.var in origin:
-                    origin[stmt.var] = origin[source.var]
-        elif isinstance(stmt, ir.Loop):
-            for c in stmt.carries:
-                if c.init in origin:
-                    origin[c.iter_var] = origin[c.init]
-                    origin[c.result] = origin[c.init]
-        elif isinstance(stmt, Dispatch):
-            for v, k in stmt.outputs:
-                arg = stmt.call.args[k] if k is not None else None
-                if isinstance(arg, ir.Ref) and arg.var in origin:
-                    origin[v] = origin[arg.var]
+
+    def visit(body: list) -> None:
+        for stmt in body:
+            if isinstance(stmt, ir.Assign) and stmt.var is not None:
+                value = stmt.value
+                if isinstance(value, ir.Ref) and value.var in origin:
+                    origin[stmt.var] = origin[value.var]
+                elif isinstance(value, ir.OpCall):
+                    view = resolve_op(value, fn.types, state.registry)
+                    aliased = state.registry.result_alias(view.op_name)
+                    source = view.arg_for(aliased) if aliased is not None else None
+                    if isinstance(source, ir.Ref) and source.var in origin:
+                        origin[stmt.var] = origin[source.var]
+            elif isinstance(stmt, ir.Loop):
+                for c in stmt.carries:
+                    if c.init in origin:
+                        origin[c.iter_var] = origin[c.init]
+                visit(stmt.body)
+                for c in stmt.carries:
+                    if c.init in origin and origin.get(c.yield_value) == origin[c.init]:
+                        origin[c.result] = origin[c.init]
+            elif isinstance(stmt, ir.If):
+                visit(stmt.then)
+                visit(stmt.orelse)
+                for phi in stmt.phis:
+                    then, orelse = origin.get(phi.then_value), origin.get(phi.else_value)
+                    if then is not None and then == orelse:
+                        origin[phi.var] = then
+            elif isinstance(stmt, ir.Scope):
+                visit(stmt.body)
+            elif isinstance(stmt, Dispatch):
+                for v, k in stmt.outputs:
+                    arg = stmt.call.args[k] if k is not None else None
+                    if isinstance(arg, ir.Ref) and arg.var in origin:
+                        origin[v] = origin[arg.var]
+    visit(fn.body)
     return {v: origin[v] for v in outputs if v in origin}
