@@ -18,6 +18,7 @@ from .in_param_written import InParamWrite, applies, check
 from .model import CallResult, Evidence, Fn, FnParam
 from .normalise import normalise
 from .outline import constant_vars, outline_program
+from .orch_tensors import reuse_iter_args
 from .propagate import propagate
 from .types import expr_type, infer_types, resolve_op
 from .upgrade import upgrade
@@ -131,6 +132,7 @@ def analyse_program(name: str, functions: list[ir.Function], registry: Registry,
     for fn in list(state.fns.values()):
         upgrade(state, fn)
     propagate(state)
+    reuse_iter_args(state)
     materialize(state)
 
     results: list[CallResult] = []
