@@ -48,3 +48,12 @@ def test_check_holds_a_program_to_its_expect_comments():
     assert wrong != source
     with pytest.raises(AssertionError, match=r":62: expected \['Input', 'OutputExisting'\], got \['Input', 'InOut'\]"):
         check(wrong)
+
+
+@pytest.mark.parametrize("path", PROGRAMS, ids=lambda p: str(p.relative_to(ROOT)))
+def test_use_discipline_errors_only_where_expected(path: Path, reports: dict):
+    """InOutUseDiscipline rejects the program: a false one would hide every hint a user needs."""
+    lines = path.read_text(encoding="utf-8").split("\n")
+    expected = {i + 1 for i, line in enumerate(lines) if "expect-error: InOutUseDiscipline" in line}
+    got = {d["line"] for d in reports[str(path.resolve())].get("diagnostics", []) if d.get("code") == "InOutUseDiscipline"}
+    assert got == expected

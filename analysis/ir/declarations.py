@@ -80,6 +80,12 @@ def parse_type(ctx: ModuleContext, ann: Optional[s.Expr]) -> tuple[Dir, Type, Op
 
 # Opaque handles (pointers, communication contexts, prefetch events...): neither tensors
 # nor shaped, so a call passes them as Scalar (S7)
+# pl's dtype constants: as an annotation, a scalar of that dtype (the jit specializer
+# rewrites `n: pl.INDEX` to `n: pl.Scalar[pl.INDEX]`)
+_DTYPES = frozenset(("FP4", "FP8E4M3FN", "FP8E5M2", "FP8E8M0", "FP16", "FP32", "BF16", "HF4", "HF8", "INT4",
+                     "INT8", "INT16", "INT32", "INT64", "UINT4", "UINT8", "UINT16", "UINT32", "UINT64", "BOOL",
+                     "INDEX"))
+
 _HANDLES = ("Ptr", "CommCtx", "MemRef", "PrefetchAsyncContext", "AsyncEvent", "AsyncSession")
 
 
@@ -99,8 +105,8 @@ def value_type(ctx: ModuleContext, ann: Optional[s.Expr]) -> Type:
                 dtype = (ctx.canonical(parts[1]) or n_dotted(parts[1]) or "").rsplit(".", 1)[-1] or None
         cls = {"Tensor": "tensor", "DistributedTensor": "dtensor", "Tile": "tile"}[last]
         return Type(cls, shape, dtype)
-    if last in ("Scalar", "int", "float", "bool", "INDEX", "TaskId"):
-        return ir.SCALAR
+    if last in ("Scalar", "int", "float", "bool", "TaskId") or last in _DTYPES:
+        return ir.SCALAR  # S8: a bare dtype (`scale: pl.FP32`) is how @pl.jit spells a scalar
     if last in _HANDLES:
         return ir.HANDLE
     if last == "Array":

@@ -44,7 +44,11 @@ class FunctionLowering(CallLowering, SsaNames):
 
     # -- entry -------------------------------------------------------------------
     def function(self, fdef: s.FunctionDef, kind: Kind, jit: bool, attrs: dict) -> ir.Function:
-        self.places = liveness.Places(fdef.body, self.scope_loop)
+        shape = fdef.body
+        if kind is Kind.INLINE:  # N1: its parameters are the caller's variables, which the caller may read after
+            shape = fdef.body + [s.ExprStmt(s.Tuple([s.Name(p.name, fdef.span) for p in fdef.params], False,
+                                                    fdef.span), fdef.span)]
+        self.places = liveness.Places(shape, self.scope_loop)
         params = []
         raw = list(fdef.params)
         if self.in_class and raw and raw[0].name == "self":

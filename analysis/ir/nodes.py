@@ -158,6 +158,7 @@ class CalleeForm(Word):
     NAME = "name"  # `f(...)`: this file's or an imported pl function
     MODULE = "module"  # `mod.f(...)` through an imported module
     FN = "fn"  # a function of the program by its key (the dispatch of an outlined scope)
+    HOME = "home"  # a plain name inside an inline helper of another file: resolved in that file (N1)
 
 
 @dataclass(frozen=True)

@@ -77,6 +77,7 @@ class Fn:
     level: Optional[str] = None
     role: Optional[str] = None
     hidden_outputs: int = 0  # U6
+    removed: set = field(default_factory=set)  # Out slots OptimizeOrchTensors took out of every call (U6)
     dirs: list[Dir] = field(default_factory=list)
     reasons: dict[int, list[Derivation]] = field(default_factory=dict)  # param -> why dirs != decl
     types: dict = field(default_factory=dict)  # Var -> Type
@@ -107,7 +108,8 @@ def external_copy(fn: "Fn", owner: str, home: tuple) -> "Fn":
     params = [FnParam(p.name, p.decl, p.type, p.var, p.span) for p in fn.params]
     return Fn(key=fn.key, name=fn.name, kind=fn.kind, params=params,
               body=fn.body if fn.kind is Kind.INLINE else [], owner=owner, origin=Origin.EXTERNAL, source=fn.source,
-              returns=list(fn.returns), hidden_outputs=fn.hidden_outputs, dirs=list(fn.dirs), home=home)
+              returns=list(fn.returns), hidden_outputs=fn.hidden_outputs, dirs=list(fn.dirs), home=home,
+              removed=set(fn.removed))
 
 
 @dataclass

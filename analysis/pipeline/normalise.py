@@ -1,4 +1,5 @@
-"""Stage N (§4): expand Inline callees into their callers (N1) and drop zero-trip loops (D7).
+"""Stage N (§4): expand Inline callees into their callers (N1), drop zero-trip loops (D7) and
+lift the body of a one-trip loop into its parent (C5: PyPTO's Simplify removes the loop).
 
 `pl.unroll` (N2), SSA (N3) and flattening (N4) already happened in lowering.
 An expanded call keeps the spans and owner of the helper's text, so its
@@ -10,6 +11,7 @@ from dataclasses import replace
 from typing import Callable, Optional
 
 from ..ir import nodes as ir
+from .walk import iter_uses
 
 # resolves a call to an Inline function: (its params, its body, whether its parameters keep their
 # own names, as in @pl.jit.inline helpers) or None
@@ -35,8 +37,61 @@ def const_trip_count(loop: ir.Loop) -> Optional[int]:
     return len(range(start, stop, step))
 
 
-def normalise(body: list, inline_of: InlineLookup, depth: int = 0, params_of=lambda call: None) -> list:
+def proven_trips(loop: ir.Loop) -> Optional[int]:
+    """0 or 1 when PyPTO's Simplify can prove that a plain sequential loop runs that many times
+    (`stop <= start`, or `start < stop <= start + step`): constant bounds, or `pl.range(s, s + c)`.
+    Other loop kinds (parallel, pipeline, while) are never folded."""
+    if loop.kind != "range":
+        return None
+    trips = const_trip_count(loop)
+    if trips is not None:
+        return trips if trips in (0, 1) else None
+    if len(loop.bounds) not in (2, 3):
+        return None
+    start, stop = loop.bounds[0], loop.bounds[1]
+    step = 1 if len(loop.bounds) == 2 else loop.bounds[2].value if _is_int(loop.bounds[2]) else None
+    if step is None or step < 1 or not isinstance(stop, ir.Arith) or stop.op != "+" or len(stop.operands) != 2:
+        return None
+    left, right = stop.operands
+    offset = right if _same(left, start) else left if _same(right, start) else None
+    if offset is None or not _is_int(offset):
+        return None
+    return 0 if offset.value <= 0 else 1 if offset.value <= step else None
+
+
+def _is_int(expr) -> bool:
+    return isinstance(expr, ir.Const) and isinstance(expr.value, int) and not isinstance(expr.value, bool)
+
+
+def _same(a, b) -> bool:
+    return isinstance(a, ir.Ref) and isinstance(b, ir.Ref) and a.var is b.var
+
+
+class _Pending:
+    """What the expansions leave for the whole function, applied once by the outermost call."""
+
+    def __init__(self):
+        self.renames: dict = {}  # a version that is another one everywhere (lifted loop results, N1 results)
+        self.after: dict = {}  # id(statement) -> {old: new}: uses after that statement read the new version
+        self.phis: set = set()  # if-results of an expansion that exist only when the caller reads them
+
+    def finish(self, body: list) -> list:
+        if self.after:
+            body = _rename_after(body, self.after, {})
+        if self.renames:
+            body = _Renamer(self.renames).block(body)
+        if self.phis:
+            used = set(iter_uses(body))
+            body = _drop_phis(body, {v for v in self.phis if v not in used})
+        return body
+
+
+def normalise(body: list, inline_of: InlineLookup, depth: int = 0, params_of=lambda call: None,
+              pending: Optional[_Pending] = None) -> list:
     """`params_of(call)` gives the callee's parameter names (to place keyword arguments)."""
+    if pending is None:
+        pending = _Pending()
+        return pending.finish(normalise(body, inline_of, depth, params_of, pending))
     out: list = []
     for stmt in body:
         if isinstance(stmt, ir.Assign) and isinstance(stmt.value, ir.UserCall):
@@ -44,20 +99,41 @@ def normalise(body: list, inline_of: InlineLookup, depth: int = 0, params_of=lam
                 stmt = replace(stmt, value=bind_keywords(stmt.value, params_of(stmt.value)))
             helper = inline_of(stmt.value) if depth < _MAX_DEPTH and not stmt.value.submit else None
             if helper is not None:
-                out.extend(_expand(stmt, helper, inline_of, depth, params_of))
+                out.extend(_expand(stmt, helper, inline_of, depth, params_of, pending))
                 continue
         if isinstance(stmt, ir.If):  # (an `if` over constants was decided in lowering)
-            stmt = replace(stmt, then=normalise(stmt.then, inline_of, depth, params_of),
-                           orelse=normalise(stmt.orelse, inline_of, depth, params_of))
+            stmt = replace(stmt, then=normalise(stmt.then, inline_of, depth, params_of, pending),
+                           orelse=normalise(stmt.orelse, inline_of, depth, params_of, pending))
         elif isinstance(stmt, ir.Loop):
-            if const_trip_count(stmt) == 0:  # D7: Simplify deletes the loop; results are the inits
+            trips = proven_trips(stmt)
+            if trips == 0:  # D7: Simplify deletes the loop; results are the inits
                 out.extend(ir.Assign(c.result, ir.Ref(c.init, stmt.span), stmt.span)
                            for c in stmt.carries if c.init is not None)
                 continue
-            stmt = replace(stmt, body=normalise(stmt.body, inline_of, depth, params_of))
+            if trips == 1:
+                out.extend(_lift_one_trip(stmt, normalise(stmt.body, inline_of, depth, params_of, pending), pending))
+                continue
+            stmt = replace(stmt, body=normalise(stmt.body, inline_of, depth, params_of, pending))
         elif isinstance(stmt, ir.Scope):
-            stmt = replace(stmt, body=normalise(stmt.body, inline_of, depth, params_of))
+            stmt = replace(stmt, body=normalise(stmt.body, inline_of, depth, params_of, pending))
         out.append(stmt)
+    return out
+
+
+def _lift_one_trip(loop: ir.Loop, body: list, pending: _Pending) -> list:
+    """PyPTO's Simplify replaces a plain sequential loop of exactly one iteration by its body: the
+    loop variable becomes the start value, each iter-arg its initial value, and every later use of
+    a loop result the value the body yields (a substitution, not an assignment). With no loop
+    left, C5 does not apply to the calls of the body; C7 still does."""
+    start = loop.bounds[0] if len(loop.bounds) > 1 else ir.Const(0)
+    mapping = {c.iter_var: c.init for c in loop.carries if c.init is not None}
+    out: list = []
+    if loop.loop_var is not None:
+        out.append(ir.Assign(loop.loop_var, start, loop.span, hoisted=True))
+    out.extend(_Renamer(mapping).block(body) if mapping else body)
+    for c in loop.carries:
+        value = c.yield_value if c.yield_value is not None else c.iter_var
+        pending.renames[c.result] = mapping.get(value, value)
     return out
 
 
@@ -81,20 +157,36 @@ def bind_keywords(call: ir.UserCall, params: Optional[list[str]]) -> ir.UserCall
 
 
 def _expand(stmt: ir.Assign, helper: tuple[list, list, bool], inline_of: InlineLookup, depth: int,
-            params_of=lambda call: None) -> list:
-    """N1: a fresh copy of the helper's body with its parameters bound to the arguments."""
-    params, body, renamed = helper
+            params_of, pending: _Pending) -> list:
+    """N1, as PyPTO's InlineFunctions does it: a fresh copy of the helper's body in which every
+    parameter is the caller's argument, at its uses and at its definitions. So a write to a
+    parameter inside a scope is a write to the caller's captured variable (O5 step 1b sees it,
+    nothing reads it first), and a rebinding of a parameter rebinds the caller's variable: the
+    caller's later uses read the helper's last version. A @pl.jit.inline helper is first
+    alpha-renamed by the jit specializer: a rebinding at its top level (outside any for, while,
+    if or with) gets a new name and stays in the helper (its result reaches the caller only
+    through `return`)."""
+    params, body, jit = helper
     call: ir.UserCall = stmt.value
     out: list = []
     mapping: dict[ir.Var, ir.Var] = {}
+    values: dict[ir.Var, object] = {}
     for param, arg in zip(params, call.args):
-        if isinstance(arg, ir.Ref) and not renamed:
+        if isinstance(arg, ir.Ref):
             mapping[param.var] = arg.var
-        else:  # the jit specializer gives a @pl.jit.inline helper's body its own parameter names
+        elif isinstance(arg, (ir.Const, ir.Sym)):
+            values[param.var] = arg  # a literal is substituted where it is used
+        else:  # (lowering already hoisted nested calls and subscripts into variables, N4)
             temp = ir.Var(param.name, 0, call.span)
             out.append(ir.Assign(temp, arg, call.span, hoisted=True))
             mapping[param.var] = temp
-    cloner = _Cloner(mapping)
+    # the versions of a parameter that reach the caller are versions of the caller's variable
+    reach = {param.name: arg.var.name for param, arg in zip(params, call.args)
+             if isinstance(arg, ir.Ref) and not (jit and _rebound_at_top(body, param.name))}
+    cloner = _Cloner(mapping, values, reach)
+    for param, arg in zip(params, call.args):
+        if isinstance(arg, ir.Ref):
+            cloner.display[arg.var] = param.name
     copied = cloner.block(body)
     result = None
     if copied and isinstance(copied[-1], ir.Return):
@@ -103,17 +195,101 @@ def _expand(stmt: ir.Assign, helper: tuple[list, list, bool], inline_of: InlineL
             result = ret.values[0]
         elif ret.values:
             result = ir.TupleExpr(ret.values, ret.span)
-    out.extend(normalise(copied, inline_of, depth + 1, params_of))
+    reaching = {}  # caller variable -> the helper's last version of the parameter bound to it
+    for param, arg in zip(params, call.args):
+        if isinstance(arg, ir.Ref) and param.name in reach:
+            last = _last_version(copied, cloner.versions.get(param.name, set()))
+            if last is not None:
+                reaching[arg.var] = last
+    every_version = set().union(*cloner.versions.values()) if cloner.versions else set()
+    pending.phis.update(phi.var for st in ir.walk_stmts(copied) if isinstance(st, ir.If)
+                        for phi in st.phis if phi.var in every_version)
+    out.extend(normalise(copied, inline_of, depth + 1, params_of, pending))
     if stmt.var is not None:
-        out.append(ir.Assign(stmt.var, result if result is not None else ir.Const(None), stmt.span))
+        same = isinstance(result, ir.Ref) and any(
+            old.name == stmt.var.name and result.var is reaching.get(old, old) for old in (mapping.values()))
+        if same:  # `x = helper(x)` returning x's last version: PyPTO drops the no-op `x = x`
+            pending.renames[stmt.var] = result.var
+        else:
+            out.append(ir.Assign(stmt.var, result if result is not None else ir.Const(None), stmt.span))
+    if reaching and out:
+        pending.after.setdefault(id(out[-1]), {}).update(reaching)
+    return out
+
+
+def _rebound_at_top(body: list, name: str) -> bool:
+    """Does a jit helper rebind `name` outside any block (what the specializer renames)? A
+    `dst[...] = v` store is no rebinding there."""
+    return any(isinstance(st, ir.Assign) and st.var is not None and st.var.name == name and st.var.version > 0
+               and not (isinstance(st.value, ir.OpCall) and st.value.dsl == "@setitem") for st in body)
+
+
+def _last_version(body: list, versions: set) -> Optional[ir.Var]:
+    """Which of `versions` is visible after `body` (a with-body is no block of its own)."""
+    last = None
+    for st in body:
+        found = None
+        if isinstance(st, ir.Assign) and st.var in versions:
+            found = st.var
+        elif isinstance(st, ir.If):
+            found = next((p.var for p in st.phis if p.var in versions), None)
+        elif isinstance(st, ir.Loop):
+            found = next((c.result for c in st.carries if c.result in versions), None)
+        elif isinstance(st, ir.Scope):
+            found = _last_version(st.body, versions)
+        last = found or last
+    return last
+
+
+def _rename_after(body: list, after: dict, active: dict) -> list:
+    """Rename uses in program order: once a marked statement has run, its renames hold for
+    the rest of its block and, through with-bodies, of the blocks around it. An if or a loop
+    keeps them to itself (the caller's SSA has no if-result or carry for them)."""
+    out = []
+    for st in body:
+        renamer = _Renamer(active) if active else None
+        if isinstance(st, ir.Scope):
+            uses = [renamer.expr(e) for e in st.uses] if renamer else st.uses
+            deps = [renamer.expr(e) for e in st.deps] if renamer else st.deps
+            new = replace(st, uses=uses, deps=deps, body=_rename_after(st.body, after, active))
+        elif isinstance(st, ir.If):
+            new = replace(renamer.stmt(replace(st, then=[], orelse=[])) if renamer else st,
+                          then=_rename_after(st.then, after, dict(active)),
+                          orelse=_rename_after(st.orelse, after, dict(active)))
+        elif isinstance(st, ir.Loop):
+            head = renamer.stmt(replace(st, body=[])) if renamer else st
+            new = replace(head, body=_rename_after(st.body, after, dict(active)))
+        else:
+            new = renamer.stmt(st) if renamer else st
+        out.append(new)
+        if id(st) in after:
+            active.update(after[id(st)])
+    return out
+
+
+def _drop_phis(body: list, dead: set) -> list:
+    out = []
+    for st in body:
+        if isinstance(st, ir.If):
+            st = replace(st, then=_drop_phis(st.then, dead), orelse=_drop_phis(st.orelse, dead),
+                         phis=[p for p in st.phis if p.var not in dead])
+        elif isinstance(st, ir.Loop):
+            st = replace(st, body=_drop_phis(st.body, dead))
+        elif isinstance(st, ir.Scope):
+            st = replace(st, body=_drop_phis(st.body, dead))
+        out.append(st)
     return out
 
 
 class _Cloner:
     """Copies statements with fresh versions for every variable they define."""
 
-    def __init__(self, mapping: dict):
+    def __init__(self, mapping: dict, values: Optional[dict] = None, names: Optional[dict] = None):
         self.map = mapping
+        self.values = values or {}  # variable -> the literal it stands for (N1)
+        self.names = names or {}  # a parameter's name -> the caller variable's, for the versions it defines
+        self.versions: dict[str, set] = {}  # parameter name -> the fresh versions defined for it
+        self.display: dict = {}  # variable -> the name the helper's text gives it (scope headers, S12)
 
     def var(self, v: Optional[ir.Var]) -> Optional[ir.Var]:
         if v is None:
@@ -123,8 +299,11 @@ class _Cloner:
     def define(self, v: Optional[ir.Var]) -> Optional[ir.Var]:
         if v is None:
             return None
-        fresh = ir.Var(v.name, v.version, v.span, v.annotation)
+        fresh = ir.Var(self.names.get(v.name, v.name), v.version, v.span, v.annotation)
         self.map[v] = fresh
+        if v.name in self.names:
+            self.versions.setdefault(v.name, set()).add(fresh)
+            self.display[fresh] = v.name
         return fresh
 
     def block(self, body: list) -> list:
@@ -152,7 +331,10 @@ class _Cloner:
             deps = [self.expr(e) for e in st.deps]
             loop_var = self.define(st.loop_var)
             body = self.block(st.body)
-            return replace(st, body=body, uses=uses, deps=deps, tid=self.define(st.tid), loop_var=loop_var)
+            names = {self.var(k): name for k, name in st.attrs.get("names", {}).items()}
+            attrs = dict(st.attrs, names={**names, **self.display}) if names or self.display else st.attrs
+            return replace(st, body=body, uses=uses, deps=deps, tid=self.define(st.tid), loop_var=loop_var,
+                           attrs=attrs)
         if isinstance(st, ir.Return):
             return ir.Return([self.expr(v) for v in st.values], st.span)
         if isinstance(st, ir.OpaqueStmt):
@@ -161,6 +343,8 @@ class _Cloner:
 
     def expr(self, e):
         if isinstance(e, ir.Ref):
+            if e.var in self.values:
+                return self.values[e.var]
             return ir.Ref(self.var(e.var), e.span)
         if isinstance(e, ir.TupleGet):
             return ir.TupleGet(self.var(e.var), e.index, e.span)
@@ -179,3 +363,17 @@ class _Cloner:
         if isinstance(e, ir.Other):
             return ir.Other([self.expr(p) for p in e.parts], e.span, e.what)
         return e
+
+
+class _Renamer(_Cloner):
+    """Substitutes variables at their uses only: definitions keep their identity."""
+
+    def define(self, v: Optional[ir.Var]) -> Optional[ir.Var]:
+        return v
+
+    def var(self, v: Optional[ir.Var]) -> Optional[ir.Var]:
+        seen = set()
+        while v in self.map and v not in seen:  # a lifted result may name another lifted result
+            seen.add(v)
+            v = self.map[v]
+        return v

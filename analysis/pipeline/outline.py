@@ -94,7 +94,9 @@ def _outline(state, parent: Fn, scope: ir.Scope, original: ir.Scope, use_counts:
     captures = [v for v in _live_ins(body, scope) if v not in state.constant_vars]
     outputs = use_counts.used_outside(original, top_level_defs(body))
     name = _name(parent, scope, state)
-    params = [FnParam(v.name, Dir.IN, parent.types.get(v, v.annotation or ir.UNKNOWN), v, scope.span)
+    # N1: a scope in an inline helper's text names its captures as that text does
+    names = {v: scope.attrs.get("names", {}).get(v, v.name) for v in captures}
+    params = [FnParam(names[v], Dir.IN, parent.types.get(v, v.annotation or ir.UNKNOWN), v, scope.span)
               for v in captures]
     fn = Fn(key=name, name=name, kind=kind, params=params, body=body, owner=scope.owner or parent.owner,
             origin="outlined", scope=scope, parent=parent.key, level=scope.attrs.get("level"),
@@ -102,10 +104,10 @@ def _outline(state, parent: Fn, scope: ir.Scope, original: ir.Scope, use_counts:
     _infer_param_directions(state, fn, hierarchy=scope.kind == "hierarchy",
                             inner_callees=scope.kind in _INNER_CALLEE_KINDS)
     state.add(fn)
-    aliases = _output_aliases(state, fn, outputs)
+    aliases = output_aliases(state, fn, outputs)
     no_dep, no_dep_spans, problems = set(), {}, []
     for name_, span in scope.no_dep_args:
-        matches = [i for i, v in enumerate(captures) if v.name == name_]
+        matches = [i for i, v in enumerate(captures) if names[v] == name_]
         if matches:
             no_dep.add(matches[0])
             no_dep_spans[matches[0]] = span
@@ -322,29 +324,46 @@ def _infer_param_directions(state, fn: Fn, hierarchy: bool, inner_callees: bool)
     fn.reasons = {k: list(v) for k, v in fn.reasons.items()}
 
 
-def _output_aliases(state, fn: Fn, outputs: list) -> dict:
-    """O4/B9: an output that is a captured buffer written in place names that capture (its index)."""
+def output_aliases(state, fn: Fn, outputs: list) -> dict:
+    """O4/B9: an output that is a captured buffer written in place names that capture (its index).
+    A loop result or an if-result is that buffer only when what it yields is (a loop that yields
+    a value computed in the scope yields a new tensor: a hidden output, U6)."""
     index = {p.var: k for k, p in enumerate(fn.params)}
     origin: dict = dict(index)
-    for stmt in ir.walk_stmts(fn.body):
-        if isinstance(stmt, ir.Assign) and stmt.var is not None:
-            value = stmt.value
-            if isinstance(value, ir.Ref) and value.var in origin:
-                origin[stmt.var] = origin[value.var]
-            elif isinstance(value, ir.OpCall):
-                view = resolve_op(value, fn.types, state.registry)
-                aliased = state.registry.result_alias(view.op_name)
-                source = view.arg_for(aliased) if aliased is not None else None
-                if isinstance(source, ir.Ref) and source.var in origin:
-                    origin[stmt.var] = origin[source.var]
-        elif isinstance(stmt, ir.Loop):
-            for c in stmt.carries:
-                if c.init in origin:
-                    origin[c.iter_var] = origin[c.init]
-                    origin[c.result] = origin[c.init]
-        elif isinstance(stmt, Dispatch):
-            for v, k in stmt.outputs:
-                arg = stmt.call.args[k] if k is not None else None
-                if isinstance(arg, ir.Ref) and arg.var in origin:
-                    origin[v] = origin[arg.var]
+
+    def visit(body: list) -> None:
+        for stmt in body:
+            if isinstance(stmt, ir.Assign) and stmt.var is not None:
+                value = stmt.value
+                if isinstance(value, ir.Ref) and value.var in origin:
+                    origin[stmt.var] = origin[value.var]
+                elif isinstance(value, ir.OpCall):
+                    view = resolve_op(value, fn.types, state.registry)
+                    aliased = state.registry.result_alias(view.op_name)
+                    source = view.arg_for(aliased) if aliased is not None else None
+                    if isinstance(source, ir.Ref) and source.var in origin:
+                        origin[stmt.var] = origin[source.var]
+            elif isinstance(stmt, ir.Loop):
+                for c in stmt.carries:
+                    if c.init in origin:
+                        origin[c.iter_var] = origin[c.init]
+                visit(stmt.body)
+                for c in stmt.carries:
+                    if c.init in origin and origin.get(c.yield_value) == origin[c.init]:
+                        origin[c.result] = origin[c.init]
+            elif isinstance(stmt, ir.If):
+                visit(stmt.then)
+                visit(stmt.orelse)
+                for phi in stmt.phis:
+                    then, orelse = origin.get(phi.then_value), origin.get(phi.else_value)
+                    if then is not None and then == orelse:
+                        origin[phi.var] = then
+            elif isinstance(stmt, ir.Scope):
+                visit(stmt.body)
+            elif isinstance(stmt, Dispatch):
+                for v, k in stmt.outputs:
+                    arg = stmt.call.args[k] if k is not None else None
+                    if isinstance(arg, ir.Ref) and arg.var in origin:
+                        origin[v] = origin[arg.var]
+    visit(fn.body)
     return {v: origin[v] for v in outputs if v in origin}

@@ -34,7 +34,7 @@ class PriorWriters:
         out = []
         for i in range(min(len(call.args), len(callee.dirs))):
             d = callee.dirs[i]
-            if d.writes:
+            if d.writes and i not in callee.removed:
                 root = self.roots.root(call.args[i])
                 if root is not None:
                     out.append((root, d.value == "Out"))

@@ -20,6 +20,7 @@ from .model import CallResult, Fn, FnParam, Origin
 from .normalise import normalise
 from .operator_uses import OperatorUse, operator_uses
 from .outline import constant_vars, outline_program
+from .orch_tensors import reuse_iter_args
 from .propagate import propagate
 from .state import ProgramState
 from .types import expr_type, infer_types
@@ -86,6 +87,7 @@ def analyse_program(name: str, functions: list[ir.Function], registry: Registry,
     for fn in list(state.fns.values()):
         upgrade(state, fn)
     propagate(state)
+    reuse_iter_args(state)
     materialize(state)
 
     results: list[CallResult] = []

@@ -172,7 +172,7 @@ class Roots:
             return
         collected = []
         for i, d in enumerate(self.dirs_of(callee)[:len(call.args)]):
-            if d.writes:
+            if d.writes and i not in callee.removed:
                 info = self.of(call.args[i])
                 why = Evidence("root", owner, stmt.span if stmt is not None else call.span,
                                f"result of {callee.name}: the buffer of its {d.value} argument "

@@ -59,7 +59,9 @@ def check(state: ProgramState, fn: Fn) -> list[StaleUse]:
             if isinstance(stmt, ir.Assign):
                 value = stmt.value
                 use(value, getattr(value, "owner", "") or fn.owner, stmt.span, passed)
-                if isinstance(value, ir.UserCall):
+                if isinstance(value, ir.UserCall) and (value.owner or fn.owner) == fn.owner:
+                    # (PyPTO checks the program as written, before inline helpers are expanded: a call
+                    # from an expanded helper's text marks nothing here)
                     callee, written = written_args(value)
                     for var in written:
                         passed.setdefault(var, (value, callee.name))

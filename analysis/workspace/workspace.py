@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import os
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Optional
 
@@ -187,6 +187,19 @@ class _Resolver:
         return target, exports
 
     def external(self, ref: ir.CalleeRef, ctx: ModuleContext) -> Optional[Fn]:
+        if ref.how == CalleeForm.HOME:  # a name in an inline helper of another file: that file's function or import
+            target = ref.module
+            if target == self.uri:
+                return None
+            result = self.workspace._analyse(target)
+            exports = result[1] if result else None
+            self.deps[target] = exports.fingerprint if exports else ""
+            if exports is None:
+                return None
+            if ref.name in exports.functions:
+                return exports.functions[ref.name]
+            imported = exports.imports.get(ref.name)
+            return self._imported_function(target, imported, 0) if imported is not None else None
         if ref.how == CalleeForm.NAME:
             imported = ctx.imported.get(ref.name)
             return self._imported_function(self.uri, imported, 0) if imported is not None else None
@@ -229,6 +242,8 @@ def _exports(uri: str, summary: ModuleSummary) -> Exports:
     parts = []
     for name, fn in sorted(functions.items()):
         external[name] = external_copy(fn, f"{name}@{uri}", (uri, offsets.get(name, 0)))
+        if fn.kind is ir.Kind.INLINE:  # N1: expanded elsewhere, its names still mean what they mean here
+            external[name].body = _homed(external[name].body, uri)
         # declared directions too (callers' InParamWritten reads them, IW7), and where the function
         # sits (callers' hints link to its parameters)
         parts.append(repr((name, fn.kind.value, [d.value for d in fn.dirs], [p.type for p in fn.params],
@@ -239,3 +254,17 @@ def _exports(uri: str, summary: ModuleSummary) -> Exports:
     parts.append(repr(sorted(imported.items())))
     fingerprint = hashlib.sha1("\n".join(parts).encode("utf-8", "replace")).hexdigest()
     return Exports(external, dict(constants), fingerprint, dict(imported))
+
+
+def _homed(body: list, uri: str) -> list:
+    """The statements with every plain-name call resolved in the module `uri` (CalleeRef 'home')."""
+    out = []
+    for st in body:
+        if isinstance(st, ir.Assign) and isinstance(st.value, ir.UserCall) and st.value.callee.how == CalleeForm.NAME:
+            st = replace(st, value=replace(st.value, callee=ir.CalleeRef(CalleeForm.HOME, st.value.callee.name, uri)))
+        elif isinstance(st, ir.If):
+            st = replace(st, then=_homed(st.then, uri), orelse=_homed(st.orelse, uri))
+        elif isinstance(st, (ir.Loop, ir.Scope)):
+            st = replace(st, body=_homed(st.body, uri))
+        out.append(st)
+    return out

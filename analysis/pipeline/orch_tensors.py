@@ -1,0 +1,120 @@
+"""Stage U, continued: PyPTO's OptimizeOrchTensors, pattern 1 (iter-arg reuse).
+
+It runs after the InCore upgrade and caller propagation, before the call
+directions are derived. In a function that is not InCore, a loop carries a
+value `v`; at the top level of its body an InCore kernel is called with the
+carried value `v` (its iter-arg) in an `In` slot `i`, and the result it
+returns through an output slot `j` is what the loop yields as the next `v`.
+The output slot `j` is either a hidden output (U6: the kernel, or an outlined
+scope, returns a tensor it computes) or an `Out` slot whose argument is a
+`pl.create_tensor` made in the same loop body. Then the kernel writes its
+result into the carried buffer itself: slot `j` is removed (from the kernel
+and from every call of it), slot `i` becomes `InOut`, and the result names the
+buffer of slot `i`'s argument. The first loop found decides for a kernel;
+inner loops are looked at before the loops around them.
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+from ..ir import nodes as ir
+from ..ir.nodes import Dir, Kind
+from .model import Derivation, Dispatch, Evidence, Fn
+from .outline import output_aliases
+from .types import resolve_op
+
+
+def reuse_iter_args(state) -> None:
+    decided: set = set()
+    for fn in list(state.fns.values()):
+        if fn.kind is Kind.INCORE or fn.origin in ("external", "inline"):
+            continue
+        _visit(state, fn, fn.body, decided)
+
+
+def _visit(state, fn: Fn, body: list, decided: set) -> None:
+    for stmt in body:
+        if isinstance(stmt, ir.If):
+            _visit(state, fn, stmt.then, decided)
+            _visit(state, fn, stmt.orelse, decided)
+        elif isinstance(stmt, ir.Scope):
+            _visit(state, fn, stmt.body, decided)
+        elif isinstance(stmt, ir.Loop):
+            _visit(state, fn, stmt.body, decided)  # inner loops first
+            if stmt.carries:
+                _loop(state, fn, stmt, decided)
+
+
+def _loop(state, fn: Fn, loop: ir.Loop, decided: set) -> None:
+    created = {st.var for st in loop.body if isinstance(st, ir.Assign) and st.var is not None
+               and isinstance(st.value, ir.OpCall)
+               and resolve_op(st.value, fn.types, state.registry).op_name == "tensor.create"}
+    yielded = {c.yield_value: c for c in loop.carries if c.yield_value is not None}
+    for stmt in loop.body:
+        if isinstance(stmt, Dispatch):
+            call = stmt.call
+        elif isinstance(stmt, ir.Assign) and isinstance(stmt.value, ir.UserCall) and not stmt.value.submit:
+            call = stmt.value
+        else:
+            continue
+        kernel = state.callee(call)
+        if kernel is None or kernel.kind is not Kind.INCORE or kernel.key in decided:
+            continue
+        for result, out_slot in _outputs(state, stmt, kernel, created):
+            carry = yielded.get(result)
+            if carry is None:
+                continue
+            i = next((k for k, arg in enumerate(call.args)
+                      if isinstance(arg, ir.Ref) and arg.var is carry.iter_var), None)
+            if i is None or i >= len(kernel.dirs) or kernel.dirs[i] is not Dir.IN:
+                continue
+            decided.add(kernel.key)
+            _merge(kernel, stmt, result, out_slot, i, loop, fn.owner)
+
+
+def _outputs(state, stmt, kernel: Fn, created: set) -> list:
+    """(result variable, output slot or None for a hidden output) of a call whose output slot may be
+    merged: a hidden output, or an Out slot fed by a buffer created in the loop body."""
+    if isinstance(stmt, Dispatch):
+        out = []
+        for v, k in stmt.outputs:
+            if k is None:
+                out.append((v, None))
+            elif kernel.dirs[k] is Dir.OUT and _is_created(stmt.call.args[k], created):
+                out.append((v, k))
+        return out
+    if stmt.var is None or len(kernel.returns) != 1:
+        return []  # (several results are unpacked from a tuple: not followed here)
+    returned = _returned_slot(state, kernel)
+    if kernel.hidden_outputs == 1 and returned is None:
+        return [(stmt.var, None)]
+    if kernel.hidden_outputs == 0 and returned is not None and kernel.dirs[returned] is Dir.OUT \
+            and returned not in kernel.removed and _is_created(stmt.value.args[returned], created):
+        return [(stmt.var, returned)]
+    return []
+
+
+def _returned_slot(state, kernel: Fn) -> Optional[int]:
+    """The parameter a single-result kernel returns (through its stores), if any."""
+    for stmt in ir.walk_stmts(kernel.body):
+        if isinstance(stmt, ir.Return) and len(stmt.values) == 1 and isinstance(stmt.values[0], ir.Ref):
+            return output_aliases(state, kernel, [stmt.values[0].var]).get(stmt.values[0].var)
+    return None
+
+
+def _is_created(arg, created: set) -> bool:
+    return isinstance(arg, ir.Ref) and arg.var in created
+
+
+def _merge(kernel: Fn, stmt, result: ir.Var, out_slot: Optional[int], i: int, loop: ir.Loop, owner: str) -> None:
+    what = "its hidden output" if out_slot is None else f"its Out slot {kernel.params[out_slot].name}"
+    kernel.promote(i, Dir.INOUT, Derivation(
+        "U6", f"OptimizeOrchTensors: the loop carries this buffer and {what} becomes its next value, so "
+              f"{kernel.name} writes its result into it: InOut (the output slot is removed)",
+        (Evidence("loop", owner, loop.span, loop.kind),)))
+    if out_slot is not None:
+        kernel.removed.add(out_slot)
+    if isinstance(stmt, Dispatch):
+        stmt.outputs[:] = [(v, i if v is result else k) for v, k in stmt.outputs]
+    elif out_slot is None:
+        kernel.hidden_outputs -= 1
