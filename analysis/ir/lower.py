@@ -344,6 +344,8 @@ class FunctionLowering(CallLowering, SsaNames):
         value = fold(expr, self.constants)
         if value is not None:
             return value
+        if isinstance(expr, s.Str) and "f" not in expr.value.split(expr.value.lstrip("rRbBuUfF")[:1])[0].lower():
+            return string_value(expr.value)  # `name_hint="gate_proj"`: the outlined function's name (O2)
         return self.ctx.canonical(expr) or n_dotted(expr)
 
     def stmt_With(self, st: s.With) -> None:

@@ -105,7 +105,7 @@ def analyse_program(name: str, functions: list[ir.Function], registry: Registry,
             spans = {k: p.annotation_span for k, p in enumerate(fn.source.params)}
             writes.extend(check(state, probe, declared[fn.key], spans))
 
-    return ProgramResult(name, state.fns, results, writes, misuse(state, analysed, results), operator_uses(state))
+    return ProgramResult(name, state.fns, results, writes, misuse(state, analysed, results, declared), operator_uses(state))
 
 
 def _returned_types(fn: Fn) -> list:
