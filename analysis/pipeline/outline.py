@@ -124,6 +124,8 @@ def _outline(state, parent: Fn, scope: ir.Scope, original: ir.Scope, use_counts:
 def _name(parent: Fn, scope: ir.Scope, state) -> str:
     hint = scope.attrs.get("name_hint")
     base = hint if isinstance(hint, str) and hint else f"{parent.name}_{scope.kind}"
+    if base == hint and hint in state.fns and scope.kind == "spmd":
+        base = f"{hint}_spmd"  # the Spmd wrapper of the kernel outlined from its body (PyPTO's name)
     name, n = base, 0
     while name in state.fns:
         n += 1
