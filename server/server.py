@@ -69,6 +69,7 @@ class LensServer(LanguageServer):
         self.lens = Workspace([], open_documents=self.documents)
         self.disk_texts: dict = {}  # uri -> LspText of files read from disk (see convert.lsp_location)
         self.settings = Settings()
+        self.settings_values: Any = None  # the `pyptoLens` values the settings were read from
         self.worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pypto-lens-analysis")
         self.pull_diagnostics = False
         self.frozen: set[str] = set()  # documents analysed once (see _analyse_safely)
@@ -115,6 +116,10 @@ class LensServer(LanguageServer):
         """An edit of the workspace's REGISTER_OP sources may change every program's directions."""
         if self.is_cpp(uri):
             self.registry_sources.changed(uri)
+
+    def shows_diagnostic(self, code: str) -> bool:
+        """The settings' answer, knowing whether the workspace holds PyPTO's operator sources."""
+        return self.settings.shows_diagnostic(code, self.registry_sources.checkout.registry is not None)
 
     def refresh_views(self) -> None:
         """Ask the client to fetch hints and diagnostics again (settings or registry changed; never per keystroke)."""
@@ -163,12 +168,13 @@ class LensServer(LanguageServer):
                 roots.append(path)
         self.lens.roots = [Path(p) for p in roots]
 
-    def apply_settings(self, values: Any) -> bool:
-        """Read new settings; True when they changed."""
-        new = parse_settings(values)
+    def apply_settings(self, values: Any, hint_budget: Optional[int] = None) -> bool:
+        """Read new settings (and the editor's hint budget, when it said); True when they changed."""
+        new = parse_settings(values, self.settings.hint_budget if hint_budget is None else hint_budget)
         for problem in new.problems:
             self.window_show_message(types.ShowMessageParams(types.MessageType.Warning,
                                                              f"PyPTO Lens: {problem} (the default is used)"))
         changed = new != self.settings
         self.settings = new
+        self.settings_values = values
         return changed

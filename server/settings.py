@@ -2,8 +2,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
-from typing import Any, Mapping
+from typing import Any, Mapping, Optional
 
+from pypto_lens.ir.nodes import ArgDir
+from pypto_lens.presentation.hints import DEFAULT_BUDGET, STYLES, HintOptions
 from pypto_lens.vocabulary import Code
 
 # which setting switches each diagnostic code (the others: `misuse`)
@@ -32,6 +34,7 @@ class HintSettings:
     scalar: bool = False
     scopeHeaders: bool = True
     signatures: bool = True
+    labelStyle: str = "short"  # 'short': a word, fitted into the line's budget; 'full': H5, every hint
 
 
 @dataclass
@@ -39,7 +42,9 @@ class DiagnosticSettings:
     enabled: bool = True
     inParamWritten: bool = True
     syntaxErrors: bool = True
-    unclassifiedOperators: bool = True
+    # 'auto': only where the workspace holds PyPTO's operator sources (its own registrations are
+    # what these are about); 'on' / 'off' (true / false are read as those)
+    unclassifiedOperators: str = "auto"
     registrations: bool = True
     misuse: bool = True  # every other error (pl.no_dep on a scalar, bad no_dep_args, ...)
 
@@ -49,17 +54,34 @@ class Settings:
     inlayHints: HintSettings = field(default_factory=HintSettings)
     diagnostics: DiagnosticSettings = field(default_factory=DiagnosticSettings)
     problems: list[str] = field(default_factory=list)  # what was wrong in the user's settings
+    # the editor's cap on one line's hint text (editor.inlayHints.maximumLength; 0: none), not ours
+    hint_budget: int = DEFAULT_BUDGET
 
     def shows_direction(self, direction: str) -> bool:
         h = self.inlayHints
         return {"Input": h.input, "Output": h.output, "OutputExisting": h.output, "InOut": h.inout,
                 "NoDep": h.noDep, "Scalar": h.scalar}.get(direction, True)
 
-    def shows_diagnostic(self, code: str) -> bool:
+    def hint_options(self) -> HintOptions:
+        h = self.inlayHints
+        return HintOptions(style=h.labelStyle, budget=self.hint_budget,
+                           shows=lambda d: self.shows_direction(d.value if isinstance(d, ArgDir) else d),
+                           scope_headers=h.scopeHeaders, signatures=h.signatures)
+
+    def shows_diagnostic(self, code: str, pypto_sources: bool = False) -> bool:
+        """`pypto_sources`: the workspace holds PyPTO's operator sources (the operator notes' 'auto')."""
         d = self.diagnostics
         if not d.enabled:
             return False
-        return bool(getattr(d, DIAGNOSTIC_GROUPS.get(code, "misuse")))
+        group = DIAGNOSTIC_GROUPS.get(code, "misuse")
+        if group == "unclassifiedOperators":
+            return d.unclassifiedOperators == "on" or (d.unclassifiedOperators == "auto" and pypto_sources)
+        return bool(getattr(d, group))
+
+
+# the string settings and the values they take (booleans read as the value they stand for)
+CHOICES = {"labelStyle": STYLES, "unclassifiedOperators": ("auto", "on", "off")}
+BOOLEAN_CHOICES = {"unclassifiedOperators": {True: "on", False: "off"}}
 
 
 def _fill(target: Any, values: Any, prefix: str, problems: list[str]) -> None:
@@ -73,6 +95,14 @@ def _fill(target: Any, values: Any, prefix: str, problems: list[str]) -> None:
         if f is None:
             continue  # settings of newer versions or of the extension: not ours
         current = getattr(target, key)
+        if key in CHOICES:
+            if isinstance(value, bool) and key in BOOLEAN_CHOICES:
+                value = BOOLEAN_CHOICES[key][value]
+            if value in CHOICES[key]:
+                setattr(target, key, value)
+            else:
+                problems.append(f"{prefix}.{key} should be one of " + ", ".join(map(repr, CHOICES[key])))
+            continue
         if not isinstance(current, bool) and not hasattr(current, "__dataclass_fields__"):
             continue
         if isinstance(current, bool):
@@ -84,9 +114,17 @@ def _fill(target: Any, values: Any, prefix: str, problems: list[str]) -> None:
             _fill(current, value, f"{prefix}.{key}", problems)
 
 
-def parse_settings(values: Any) -> Settings:
+def hint_budget(editor: Any) -> int:
+    """The editor's `editor.inlayHints` section's maximumLength, else VS Code's default."""
+    value = editor.get("maximumLength") if isinstance(editor, Mapping) else None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
+        return DEFAULT_BUDGET
+    return int(value)
+
+
+def parse_settings(values: Any, budget: Optional[int] = None) -> Settings:
     """Settings from the `pyptoLens` section; bad values are reported and replaced by defaults."""
-    settings = Settings()
+    settings = Settings(hint_budget=DEFAULT_BUDGET if budget is None else budget)
     if isinstance(values, Mapping) and "pyptoLens" in values:
         values = values["pyptoLens"]
     if values is not None:

@@ -226,7 +226,7 @@ class FunctionLowering(CallLowering, SsaNames):
     def stmt_For(self, st: s.For) -> None:
         call = st.iter if isinstance(st.iter, s.Call) else None
         path = self.ctx.canonical(call.func) if call else None
-        header = Span(st.span.line, 0, st.span.line, st.span.end_col)
+        header = Span(st.span.line, 0, st.span.end_line, st.span.end_col)  # to the end of the header, over lines
         if path == "pl.unroll" and self.unroll(st, call):
             return
         if path in _SCOPE_LOOPS:
@@ -352,7 +352,7 @@ class FunctionLowering(CallLowering, SsaNames):
         item = st.items[0]
         call = item.context if isinstance(item.context, s.Call) else None
         path = self.ctx.canonical(call.func) if call else None
-        header = Span(st.span.line, 0, st.span.line, st.span.end_col)
+        header = Span(st.span.line, 0, st.span.end_line, st.span.end_col)  # to the end of the header, over lines
         if len(st.items) != 1 or path is None:
             for extra in st.items:
                 self.emit(ir.OpaqueStmt([self.expr(extra.context)], extra.span, "with"))

@@ -133,15 +133,16 @@ def _problems(state: ProgramState, analysed: list[Fn], results: list[CallResult]
             if view.op_name is None:
                 if _is_operator_name(call.dsl) and call.dsl not in state.registry.dsl:
                     seen.add(key)
-                    out.append(Problem(Code.UNKNOWN_OPERATOR, Severity.INFORMATION,
+                    out.append(Problem(Code.UNKNOWN_OPERATOR, Severity.HINT,
                                        f"{call.dsl} is not an operator PyPTO registers: PyPTO Lens treats it as "
                                        "reading its arguments", call.owner or fn.owner, call.name_span))
                 continue
             if view.resolved.op is not None and not view.resolved.op.classified and call.args:
                 seen.add(key)
-                out.append(Problem(Code.UNCLASSIFIED_OPERATOR, Severity.INFORMATION,
-                                   f"{view.op_name} declares no argument effects: every analysis reads it as "
-                                   "writing nothing (missing declarations are invisible)",
+                out.append(Problem(Code.UNCLASSIFIED_OPERATOR, Severity.HINT,
+                                   f"{view.op_name} declares no argument effects (its REGISTER_OP has no "
+                                   ".set_arg_effect and no .no_arg_writes): PyPTO's analyses read it as writing "
+                                   "none of its arguments; declare what it writes, or .no_arg_writes() if nothing",
                                    call.owner or fn.owner, call.name_span))
     return out
 

@@ -5,10 +5,13 @@ Markdown, with evidence as `line N` links when the caller gives a link maker.
 """
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, Optional
 
 from ..registry.bundled import bundled_locations, bundled_source
-from ..workspace.results import ArgHint, CallSite, DocumentAnalysis, Location, OperatorSite, SignatureChange, Step
+from ..ir.nodes import ArgDir
+from ..workspace.results import (ArgHint, CallSite, DocumentAnalysis, Location, OperatorSite, Range, SignatureChange,
+                                 Step)
+from .hints import scope_order
 
 LinkMaker = Callable[[Location, str], str]
 
@@ -17,10 +20,13 @@ def _plain(location: Location, text: str) -> str:
     return text
 
 
-def where(step: Step, link: LinkMaker) -> str:
+def where(step: Step, link: LinkMaker, here: Optional[Range] = None) -> str:
+    """`line N` as a link; nothing when it points into `here` (the lines being hovered: a link there goes nowhere)."""
     if step.location is None:
         return ""
     r = step.location.range
+    if here is not None and step.location.uri is None and here.line <= r.line <= here.end_line:
+        return ""
     return link(step.location, f"line {r.line + 1}")
 
 
@@ -54,6 +60,54 @@ def call_markdown(site: CallSite, link: LinkMaker = _plain) -> str:
     return "\n".join(lines)
 
 
+def call_hover(site: CallSite, link: LinkMaker = _plain, shows: Callable[[ArgDir], bool] = lambda d: True) -> str:
+    """The hover of a call or scope header: the callee's signature, then one line per argument it shows."""
+    what = "scope dispatch" if site.scope else ("submit" if site.submit else "call")
+    kind = f" ({site.callee_kind})" if site.callee_kind != "?" else ""
+    lines = []
+    if site.signature:
+        lines += ["```python", signature_text(site, shows(ArgDir.SCALAR)), "```", ""]
+    lines += [f"**{site.callee}**{kind} — {what} in `{site.function}`", ""]
+    if site.skipped:
+        lines.append(f"No directions: {site.skipped}")
+    hints = scope_order(site, shows) if site.scope else [h for h in site.hints if shows(h.direction)]
+    for hint in hints:
+        lines.append(hint_line(hint, link, site.range))
+    for note in site.notes:
+        lines += ["", f"_{note}_"]
+    return "\n".join(lines)
+
+
+def signature_text(site: CallSite, scalars: bool = True) -> str:
+    """`fill(src: In, n: scalar, dst: Out)`; one parameter a line when long; D6 changes noted;
+    scalar parameters only when `scalars` (their hints are shown)."""
+    def param(p) -> tuple[str, str]:
+        text = f"{p.name}: {'scalar' if p.scalar else p.effective}"
+        note = "" if site.scope or p.scalar or p.effective == p.declared else f"declared {p.declared}"
+        return text, note
+    params = [param(p) for p in site.signature if scalars or not p.scalar]
+    tag = f"{site.callee_kind}, outlined from this scope" if site.scope else site.callee_kind
+    one = f"{site.callee}(" + ", ".join(t + (f" ({n})" if n else "") for t, n in params) + ")"
+    if len(one) + len(tag) + 4 <= 80:
+        return f"{one}  # {tag}"
+    body = [f"    {t}," + (f"  # {n}" if n else "") for t, n in params]
+    return "\n".join([f"{site.callee}(  # {tag}"] + body + [")"])
+
+
+def hint_line(hint: ArgHint, link: LinkMaker = _plain, here: Optional[Range] = None) -> str:
+    """One argument on one line: its direction, the rule, the evidence as links."""
+    e = hint.explanation
+    arg = f" (`{hint.arg}`)" if hint.arg and hint.arg != hint.param else ""
+    places = []
+    for step in e.steps:
+        place = where(step, link, here)
+        if place:
+            places.append(f"{step.label} {place}")
+    evidence = f" ({', '.join(places)})" if places else ""
+    copies = (" — copies: " + ", ".join(d.value for d in hint.copies)) if hint.copies else ""
+    return f"- **{hint.param}**{arg}: **{hint.direction.value}** — {e.rule}: {e.text}{evidence}{copies}"
+
+
 def operator_markdown(site: OperatorSite) -> str:
     """What the registry declares about an operator, and the effect on each argument of this call."""
     dsl, op_name, info, effects = site.dsl, site.op, site.info, site.effects
@@ -64,14 +118,15 @@ def operator_markdown(site: OperatorSite) -> str:
         lines.append("")
         lines.append("Not in the registry: read as reading its arguments.")
         return "\n".join(lines)
-    if not info.classified:
-        lines += ["", "Declares no argument effects: every analysis reads it as writing nothing "
-                      "(missing declarations are invisible)."]
+    if not info.classified:  # the same words as its UnclassifiedOperator note
+        lines += ["", "Declares no argument effects (no .set_arg_effect, no .no_arg_writes): PyPTO's analyses read "
+                      "it as writing none of its arguments, so each is read only:"]
     for label, index, effect in effects:
         rule = info.kwarg_effects.get(index) if index is not None else None
         note = f" — {rule.text}" if rule is not None and rule.text else ""
         where = f"argument {index}" if index is not None else "not an op argument"
-        lines.append(f"- `{label}` ({where}): **{effect.value}**{note}")
+        value = "read (nothing declared)" if not info.classified else f"**{effect.value}**"
+        lines.append(f"- `{label}` ({where}): {value}{note}")
     extra = []
     if info.no_arg_writes:
         extra.append("declares that it writes no argument")

@@ -3,10 +3,11 @@ what the registry declares about an operator."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
+from typing import Callable, Optional
 
 from ..workspace.results import DocumentAnalysis, Range
-from .explain import LinkMaker, call_markdown, operator_markdown, signature_markdown
+from ..ir.nodes import ArgDir
+from .explain import LinkMaker, call_hover, operator_markdown, signature_markdown
 
 
 @dataclass(frozen=True)
@@ -15,10 +16,12 @@ class Hover:
     range: Range  # what the hover is about
 
 
-def hover_at(analysis: DocumentAnalysis, line: int, col: int, link: LinkMaker) -> Optional[Hover]:
+def hover_at(analysis: DocumentAnalysis, line: int, col: int, link: LinkMaker,
+             shows: Callable[[ArgDir], bool] = lambda d: True) -> Optional[Hover]:
+    """`shows`: the directions whose hints the user sees (a Scalar is listed only when its hints are)."""
     site = analysis.call_at(line, col)
     if site is not None:
-        return Hover(call_markdown(site, link), site.range)
+        return Hover(call_hover(site, link, shows), site.range)
     change = analysis.signature_at(line, col)
     if change is not None:
         return Hover(signature_markdown(change, link), change.range)

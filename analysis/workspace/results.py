@@ -65,6 +65,16 @@ class ArgHint:
 
 
 @dataclass(frozen=True)
+class SignatureParam:
+    """One parameter of a callee as its callers see it (the hover's signature)."""
+
+    name: str
+    declared: str  # ParamDirection as written: In, Out, InOut
+    effective: str  # after the stages (D6)
+    scalar: bool  # not a tensor: passed by value (S7)
+
+
+@dataclass(frozen=True)
 class CallSite:
     """A direction-bearing call as written (or a scope header with its dispatch)."""
 
@@ -78,6 +88,7 @@ class CallSite:
     submit: bool = False
     skipped: Optional[str] = None  # why it carries no directions (S6)
     notes: tuple[str, ...] = ()  # H2/H3: related vectors in words
+    signature: tuple[SignatureParam, ...] = ()  # the callee's parameters (none when it is unknown)
 
 
 @dataclass(frozen=True)

@@ -226,13 +226,32 @@ def capabilities(encoding: Optional[str] = "utf-16", *, pull: bool = True, confi
             diagnostic=types.DiagnosticClientCapabilities(related_document_support=False) if pull else None))
 
 
+FULL_LABELS = {"pyptoLens": {"inlayHints": {"labelStyle": "full"}}}
+
+
+def with_full_labels(configuration: Optional[dict]) -> dict:
+    """`configuration` asking for H5's full labels as well (what most tests read), unless it says otherwise."""
+    merged = dict(configuration or {})
+    lens = dict(merged.get("pyptoLens") or {})
+    hints = dict(lens.get("inlayHints") or {})
+    hints.setdefault("labelStyle", "full")
+    lens["inlayHints"] = hints
+    merged["pyptoLens"] = lens
+    return merged
+
+
 @contextlib.asynccontextmanager
 async def session(caps: types.ClientCapabilities, *, folder: Optional[Path] = None,
                   configuration: Optional[dict] = None, initialization_options: Any = None,
-                  workspace_folders: bool = True, configuration_delay: float = 0.0):
-    """A server subprocess with an initialized session; shut down (bounded) afterwards."""
+                  workspace_folders: bool = True, configuration_delay: float = 0.0, labels: str = "full"):
+    """A server subprocess with an initialized session; shut down (bounded) afterwards.
+
+    `labels="full"`: the client's configuration asks for H5's full labels (every hint, the
+    direction's whole name) unless `configuration` names a labelStyle; `"default"`: as given."""
     client = make_client()
     client.configuration_delay = configuration_delay
+    if labels == "full":
+        configuration = with_full_labels(configuration)
     if configuration is not None:
         client.set_configuration(configuration)
     await client.start_io(sys.executable, "-m", "pypto_lens", cwd=str(ROOT))
