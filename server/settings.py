@@ -4,7 +4,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import Any, Mapping, Optional
 
-from pypto_lens.ir.nodes import ArgDir
 from pypto_lens.presentation.hints import DEFAULT_BUDGET, STYLES, HintOptions
 from pypto_lens.vocabulary import Code
 
@@ -65,7 +64,7 @@ class Settings:
     def hint_options(self) -> HintOptions:
         h = self.inlayHints
         return HintOptions(style=h.labelStyle, budget=self.hint_budget,
-                           shows=lambda d: self.shows_direction(d.value if isinstance(d, ArgDir) else d),
+                           shows=lambda direction: self.shows_direction(direction.value),
                            scope_headers=h.scopeHeaders, signatures=h.signatures)
 
     def shows_diagnostic(self, code: str, pypto_sources: bool = False) -> bool:

@@ -28,6 +28,26 @@ _LOOP_KINDS = {"pl.range": LoopKind.RANGE, "pl.parallel": LoopKind.PARALLEL, "pl
 _SCOPE_LOOPS = ("pl.spmd", "pl.split_aiv")  # scopes written as loops (O1): no loop for N3
 
 
+# deeper expressions get TooDeep: the same answer on every Python and thread stack (a server thread's stack
+# may be a fraction of the main thread's), long before a recursion could fail
+MAX_EXPRESSION_DEPTH = 2000
+
+
+def expression_depth(st: s.Stmt) -> int:
+    """How deeply the expressions of a statement nest (its own, not those of the statements in its body).
+    Without a walk when the statement is too short to nest that deep (each level takes a character)."""
+    span = st.span
+    if span.end_line == span.line and span.end_col - span.col <= MAX_EXPRESSION_DEPTH:
+        return 0
+    deepest = 0
+    stack = [(child, 1) for child in st.children() if not isinstance(child, s.Stmt)]
+    while stack:
+        node, depth = stack.pop()
+        deepest = max(deepest, depth)
+        stack.extend((child, depth + 1) for child in node.children() if not isinstance(child, s.Stmt))
+    return deepest
+
+
 class FunctionLowering(CallLowering, SsaNames):
     """Lowers one function body: its statements and expressions here, its calls in lower_calls.py,
     its SSA names (versions, phis, loop carries) in ssa.py."""
@@ -89,6 +109,12 @@ class FunctionLowering(CallLowering, SsaNames):
 
     # -- statements ----------------------------------------------------------------
     def stmt(self, st: s.Stmt) -> None:
+        depth = expression_depth(st)
+        if depth > MAX_EXPRESSION_DEPTH:
+            self.problems.append((Code.TOO_DEEP, f"this expression is nested {depth} deep: PyPTO Lens analyses up to "
+                                  f"{MAX_EXPRESSION_DEPTH} levels (Python itself refuses 200 nested brackets)",
+                                  st.span))
+            return
         try:
             method = getattr(self, "stmt_" + type(st).__name__, None)
             if method is None:
