@@ -14,6 +14,7 @@ from typing import Optional
 
 from lsprotocol import types
 
+from pypto_lens.presentation import docs
 from pypto_lens.presentation.diagnostics import registration_diagnostics
 from pypto_lens.vocabulary import Severity
 from pypto_lens.workspace.results import Diagnostic
@@ -122,9 +123,11 @@ def _convert(ls, uri: str, text, d: Diagnostic) -> types.Diagnostic:
             related.append(types.DiagnosticRelatedInformation(location=lsp_location(ls, step.location, uri),
                                                                message=f"{step.label}: {step.note}".strip(": ")))
     data = dict(d.data) if d.data else None
+    href = docs.link(d.code)  # the page that explains the code, shipped with the server
     return types.Diagnostic(range=lsp_range(text, d.range, encoding), message=d.message,
                             severity=_SEVERITY.get(d.severity, types.DiagnosticSeverity.Information),
-                            code=str(d.code), source=SOURCE, related_information=related or None, data=data)
+                            code=str(d.code), code_description=types.CodeDescription(href=href) if href else None,
+                            source=SOURCE, related_information=related or None, data=data)
 
 
 
