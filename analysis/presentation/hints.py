@@ -143,24 +143,74 @@ def scope_order(site: CallSite, shows: Callable[[ArgDir], bool] = lambda d: True
 
 
 def scope_header(site: CallSite, budget: Optional[int], shows: Callable[[ArgDir], bool]) -> list[ShownHint]:
-    """The hints after a scope header's `:` in short style: `out a`, `b`, `inout c`, `in d`, `+2 in`."""
+    """The hints after a scope header's `:` in short style: `out a`, `b`, `inout c`, `in d`, `+2 in`.
+
+    In order, the first that fits the budget: every capture; the written ones and the inputs that
+    fit, `+N` for the rest; the written ones alone; the written ones with their names shortened
+    (`cont…s_0`, at least SHORTEST_NAME characters); the first written ones in full, `+N` for the rest."""
     captures = scope_order(site, shows)
     if not captures:
         return []
-    labels, last = [], None
-    for h in captures:
-        labels.append(h.param if h.direction is last else f"{WORDS[h.direction]} {h.param}")
-        last = h.direction
-    line, col = captures[0].line, captures[0].col
+    written = sum(1 for h in captures if h.direction in FIRST)
+    names = [h.param for h in captures]
     keep = len(captures)
-    if budget is not None:
-        while keep > 0 and sum(map(len, labels[:keep])) + (len(_more(captures, keep)) if keep < len(captures)
-                                                          else 0) > budget:
-            keep -= 1
-    out = [ShownHint(line, col, text, 0, (h,), scope=True) for h, text in zip(captures[:keep], labels)]
-    if keep < len(captures):
+    if budget is not None and _width(captures, names, keep) > budget:
+        fits = [k for k in range(written, len(captures)) if _width(captures, names, k) <= budget]
+        if fits:
+            keep = max(fits)
+        elif _width(captures, names, written, marker=False) <= budget:
+            keep = written  # the written ones in full matter more than the count of the rest
+        else:
+            short = _shortened(captures, written, budget)
+            if _width(captures, short, written, marker=False) <= budget:
+                names, keep = short, written
+            else:  # too many to shorten legibly: the first ones in full, `+N` for the rest
+                keep = max([k for k in range(written) if _width(captures, names, k) <= budget], default=0)
+    line, col = captures[0].line, captures[0].col
+    out = [ShownHint(line, col, text, 0, (h,), scope=True)
+           for h, text in zip(captures[:keep], _labels(captures[:keep], names))]
+    rest = keep < len(captures)
+    if rest and (budget is None or _width(captures, names, keep) <= budget):
         out.append(ShownHint(line, col, _more(captures, keep), 0, tuple(captures[keep:]), scope=True, more=True))
     return out
+
+
+SHORTEST_NAME = 8  # a shortened capture name keeps this many characters, `…` included: `cont…s_0`
+
+
+def shorten(name: str, limit: int) -> str:
+    """`context_slots_0` -> `cont…s_0`: both ends kept (models' names differ at either end)."""
+    if len(name) <= limit:
+        return name
+    tail = (limit - 1) // 2
+    return name[:limit - 1 - tail] + "…" + name[len(name) - tail:]
+
+
+def _labels(captures: list[ArgHint], names: list[str]) -> list[str]:
+    """`word name` for the first capture of each direction, the name alone for the others."""
+    out, last = [], None
+    for h, name in zip(captures, names):
+        out.append(name if h.direction is last else f"{WORDS[h.direction]} {name}")
+        last = h.direction
+    return out
+
+
+def _width(captures: list[ArgHint], names: list[str], keep: int, marker: bool = True) -> int:
+    """The characters of the first `keep` captures' labels, and of the `+N` for the rest when `marker`."""
+    shown = sum(map(len, _labels(captures[:keep], names)))
+    return shown + (len(_more(captures, keep)) if marker and keep < len(captures) else 0)
+
+
+def _shortened(captures: list[ArgHint], written: int, budget: int) -> list[str]:
+    """The names, the written ones cut to the longest length (down to SHORTEST_NAME) at which they fit."""
+    names = [h.param for h in captures]
+    longest = max(len(n) for n in names[:written])
+    cut = names
+    for limit in range(longest, SHORTEST_NAME - 1, -1):
+        cut = [shorten(n, limit) if k < written else n for k, n in enumerate(names)]
+        if _width(captures, cut, written, marker=False) <= budget:
+            break
+    return cut
 
 
 def _more(captures: list[ArgHint], keep: int) -> str:

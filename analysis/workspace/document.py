@@ -65,7 +65,7 @@ class DocumentAnalyzer:
             if result.problem is not None and uses_pl:
                 line = min(unit.start + result.problem.line, len(lines) - 1)
                 col = min(result.problem.col, len(lines[line]))
-                end = max(col, len(lines[line].rstrip()))
+                end = _token_end(lines[line], col, result.problem.message)
                 diagnostics.append(Diagnostic(Code.SYNTAX_ERROR, Severity.ERROR, f"syntax error: {result.problem.message}",
                                               Range(line, col, line, end)))
             parsed.append(result)
@@ -195,6 +195,16 @@ def _failure(program: ProgramDecl, units, why: str) -> Diagnostic:
     return Diagnostic(Code.ANALYSIS_FAILED, Severity.INFORMATION,
                       f"PyPTO Lens could not analyse {program.name}: it {why}",
                       Range(line, 0, line, 0))
+
+
+def _token_end(line: str, col: int, message: str) -> int:
+    """The end of what a syntax error is about: the unclosed bracket, else the token at `col`."""
+    if message.endswith("was never closed"):
+        return min(col + 1, len(line))
+    end = col
+    while end < len(line) and not line[end].isspace():
+        end += 1
+    return max(end, col)
 
 
 def _dedupe_operator_notes(diagnostics: list[Diagnostic]) -> list[Diagnostic]:

@@ -55,10 +55,18 @@ def label_text(hint: types.InlayHint) -> str:
     return "".join(part.value for part in hint.label)
 
 
+# the short labels' words (labelStyle "short", the default)
+SHORT_WORDS = {"in": "Input", "out": "OutputExisting", "inout": "InOut", "nodep": "NoDep", "new": "Output",
+               "scalar": "Scalar"}
+
+
 def direction_of(hint: types.InlayHint) -> str:
-    """The one direction name a hint's label holds (asserts it is exactly one)."""
-    found = _DIRECTION_WORD.findall(label_text(hint))
-    assert len(found) == 1, f"label {label_text(hint)!r} should name exactly one direction, names {found}"
+    """The one direction a hint's label names (asserts it is exactly one): a full name, or a short word first."""
+    text = label_text(hint)
+    found = _DIRECTION_WORD.findall(text)
+    if not found and text.split(" ")[0] in SHORT_WORDS:
+        return SHORT_WORDS[text.split(" ")[0]]
+    assert len(found) == 1, f"label {text!r} should name exactly one direction, names {found}"
     return found[0]
 
 
