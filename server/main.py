@@ -10,7 +10,7 @@ from typing import Optional
 
 from lsprotocol import types
 
-from . import code_actions, commands, diagnostics, hover, inlay_hints
+from . import code_actions, code_lens, commands, diagnostics, hover, inlay_hints, status
 from .server import LensServer
 from .settings import hint_budget
 
@@ -19,7 +19,7 @@ log = logging.getLogger("pypto-lens")
 
 def create_server() -> LensServer:
     server = LensServer()
-    for feature in (inlay_hints, hover, diagnostics, code_actions, commands):
+    for feature in (inlay_hints, code_lens, hover, diagnostics, code_actions, commands, status):
         feature.install(server)
 
     @server.feature(types.INITIALIZE)

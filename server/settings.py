@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import Any, Mapping, Optional
 
-from pypto_lens.presentation.hints import DEFAULT_BUDGET, STYLES, HintOptions
+from pypto_lens.presentation.hints import DEFAULT_BUDGET, SCOPE_STYLES, STYLES, HintOptions
 from pypto_lens.vocabulary import Code
 
 # which setting switches each diagnostic code (the others: `misuse`)
@@ -34,6 +34,7 @@ class HintSettings:
     scopeHeaders: bool = True
     signatures: bool = True
     labelStyle: str = "short"  # 'short': a word, fitted into the line's budget; 'full': H5, every hint
+    scopeHeaderStyle: str = "codeLens"  # short labels: a scope's captures in a lens above it, or 'inline'
 
 
 @dataclass
@@ -65,7 +66,7 @@ class Settings:
         h = self.inlayHints
         return HintOptions(style=h.labelStyle, budget=self.hint_budget,
                            shows=lambda direction: self.shows_direction(direction.value),
-                           scope_headers=h.scopeHeaders, signatures=h.signatures)
+                           scope_headers=h.scopeHeaders, signatures=h.signatures, scope_style=h.scopeHeaderStyle)
 
     def shows_diagnostic(self, code: str, pypto_sources: bool = False) -> bool:
         """`pypto_sources`: the workspace holds PyPTO's operator sources (the operator notes' 'auto')."""
@@ -79,7 +80,7 @@ class Settings:
 
 
 # the string settings and the values they take (booleans read as the value they stand for)
-CHOICES = {"labelStyle": STYLES, "unclassifiedOperators": ("auto", "on", "off")}
+CHOICES = {"labelStyle": STYLES, "scopeHeaderStyle": SCOPE_STYLES, "unclassifiedOperators": ("auto", "on", "off")}
 BOOLEAN_CHOICES = {"unclassifiedOperators": {True: "on", False: "off"}}
 
 

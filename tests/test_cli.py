@@ -216,3 +216,15 @@ def test_check_on_a_cpp_source_prints_its_registration_problems_at_file_lines(tm
 def test_explain_past_the_end_of_the_file(program: Path):
     result = run("explain", f"{program}:99")
     assert result.returncode == 1 and result.stdout.strip() == f"{program}:99: past the end of the file (24 lines)"
+
+
+def test_a_call_imported_from_a_file_that_is_not_there_says_so(tmp_path: Path):
+    main = tmp_path / "main.py"
+    main.write_text("import pypto.language as pl\nfrom kernels import fill\n\n\n@pl.jit\n"
+                    "def entry(a: pl.Tensor[[16], pl.FP32], out: pl.Out[pl.Tensor[[16], pl.FP32]]):\n"
+                    "    out = fill(a, out)\n    return out\n", encoding="utf-8")
+    missing = run("check", str(main)).stdout
+    assert "call fill: no directions (imported from `kernels`, not found (neither beside this file nor in the " \
+        "workspace) (S6))" in missing
+    (tmp_path / "kernels.py").write_text("fill = None\n", encoding="utf-8")
+    assert "imported from `kernels`, which defines no pl function `fill`" in run("check", str(main)).stdout

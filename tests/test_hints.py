@@ -6,7 +6,8 @@ import textwrap
 from collections import defaultdict
 
 from pypto_lens.ir.nodes import ArgDir
-from pypto_lens.presentation.hints import FULL, SHORT, WORDS, HintOptions, scope_order, shorten, shown_hints
+from pypto_lens.presentation.hints import (FULL, INLINE, SHORT, WORDS, HintOptions, lens_title, scope_lenses, scope_order,
+                                          shorten, shown_hints)
 from pypto_lens.workspace.documents import OpenTexts
 from pypto_lens.workspace.workspace import Workspace
 
@@ -102,16 +103,16 @@ def test_a_scope_header_shows_written_captures_first_after_its_colon():
     analysis = analysis_of(SCOPE)
     lines = SCOPE.split("\n")
     colon = lines.index("        ):  # a comment after the header")
-    hints = [h for h in shown_hints(analysis, HintOptions(budget=0)) if h.scope]
+    hints = [h for h in shown_hints(analysis, HintOptions(budget=0, scope_style=INLINE)) if h.scope]
     assert {(h.line, h.col) for h in hints} == {(colon, len("        ):"))}  # after the `:`, not after `pl.at(`
     assert [h.label for h in hints] == ["out rotated_keys", "inout key_cache", "value_cache",
                                         "in key_projection", "query_projection", "rope_cos", "rope_sin",
                                         "value_projection"]
-    fitted = [h for h in shown_hints(analysis, HintOptions()) if h.scope]
+    fitted = [h for h in shown_hints(analysis, HintOptions(scope_style=INLINE)) if h.scope]
     assert sum(len(h.label) for h in fitted) <= 43
     # the written ones fill the line: their names in full matter more than a count of the inputs
     assert [h.label for h in fitted] == ["out rotated_keys", "inout key_cache", "value_cache"]
-    roomy = [h for h in shown_hints(analysis, HintOptions(budget=61)) if h.scope]
+    roomy = [h for h in shown_hints(analysis, HintOptions(budget=61, scope_style=INLINE)) if h.scope]
     assert [h.label for h in roomy] == ["out rotated_keys", "inout key_cache", "value_cache", "in key_projection",
                                         "+4"]
     assert [h.param for h in roomy[-1].hints] == ["query_projection", "rope_cos", "rope_sin",
@@ -120,9 +121,9 @@ def test_a_scope_header_shows_written_captures_first_after_its_colon():
 
 def test_written_captures_are_shortened_before_they_are_hidden():
     analysis = analysis_of(SCOPE)
-    fitted = [h.label for h in shown_hints(analysis, HintOptions(budget=36)) if h.scope]
+    fitted = [h.label for h in shown_hints(analysis, HintOptions(budget=36, scope_style=INLINE)) if h.scope]
     assert fitted == ["out rota…eys", "inout key_…che", "valu…che"]  # all three, at 8 characters a name
-    too_small = [h.label for h in shown_hints(analysis, HintOptions(budget=30)) if h.scope]
+    too_small = [h.label for h in shown_hints(analysis, HintOptions(budget=30, scope_style=INLINE)) if h.scope]
     assert too_small == ["out rotated_keys", "+7"]  # shorter would not be legible: the first in full, a count
     assert shorten("context_slots_0", 8) == "cont…s_0" and shorten("k_cache", 8) == "k_cache"
 
@@ -143,9 +144,30 @@ def test_every_line_fits_the_budget_and_shows_every_written_hint():
     for source in (CALLS, SCOPE):
         analysis = analysis_of(source)
         full = by_line(shown_hints(analysis, HintOptions(style=FULL, budget=0)))
-        short = by_line(shown_hints(analysis, HintOptions(style=SHORT)))
+        short = by_line(shown_hints(analysis, HintOptions(style=SHORT, scope_style=INLINE)))
         for line, hints in short.items():
             assert sum(len(h.label) for h in hints) <= 43, [h.label for h in hints]
             written = [h for h in full[line] if h.hints and h.hints[0].direction not in (ArgDir.INPUT, ArgDir.SCALAR)]
             shown = [h for h in hints if not h.more and h.hints[0].direction not in (ArgDir.INPUT, ArgDir.SCALAR)]
             assert len(shown) == len(written)
+
+
+def test_by_default_a_scopes_captures_are_a_code_lens_above_its_header():
+    analysis = analysis_of(SCOPE)
+    assert [h for h in shown_hints(analysis, HintOptions()) if h.scope] == []  # none after the colon
+    [lens] = scope_lenses(analysis, HintOptions())
+    lines = SCOPE.split("\n")
+    assert (lens.line, lens.col) == (lines.index("        with pl.at("), 8)  # above the `with`, at its indentation
+    assert lens.title == ("out rotated_keys · inout key_cache, value_cache · in key_projection, query_projection, "
+                          "rope_cos +2")  # (100 characters at most: the inputs give way)
+    assert scope_lenses(analysis, HintOptions(style=FULL)) == []  # the full style keeps them on the header
+    assert scope_lenses(analysis, HintOptions(scope_style=INLINE)) == []
+
+
+def test_a_lens_title_keeps_every_written_capture_and_counts_the_inputs_it_has_no_room_for():
+    analysis = analysis_of(SCOPE)
+    captures = scope_order(analysis.calls[0])
+    assert lens_title(captures, length=60) == "out rotated_keys · inout key_cache, value_cache · +5 in"
+    assert lens_title(captures, length=0) == lens_title(captures, length=60)
+    assert lens_title(captures, length=200).endswith("· in key_projection, query_projection, rope_cos, rope_sin, "
+                                                     "value_projection")

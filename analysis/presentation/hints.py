@@ -13,6 +13,12 @@ Two label styles:
   (an edit of the body does not reorder them), with `+N` for the rest.
 - `full`: H5's form, `dst (buf): OutputExisting`, every hint, unfitted (the
   shared checkers read these names).
+
+A scope header's captures go, by default, in a code lens above the header
+(`scope_lens`): real models' headers are long and deeply indented, so hints
+after their `:` start past the right edge of the window; the lens starts at the
+header's indentation and has room for every written capture. `inline` puts them
+after the `:` instead, fitted like the rest of the line (`scope_header`).
 """
 from __future__ import annotations
 
@@ -24,6 +30,9 @@ from ..workspace.results import ArgHint, CallSite, DocumentAnalysis, SignatureCh
 
 SHORT, FULL = "short", "full"
 STYLES = (SHORT, FULL)
+LENS, INLINE = "codeLens", "inline"  # where a scope header's captures go (short style)
+SCOPE_STYLES = (LENS, INLINE)
+LENS_LENGTH = 100  # characters of a lens' title: the written captures always, inputs while there is room
 DEFAULT_BUDGET = 43  # VS Code's editor.inlayHints.maximumLength
 
 WORDS = {ArgDir.INPUT: "in", ArgDir.OUTPUT_EXISTING: "out", ArgDir.INOUT: "inout", ArgDir.NO_DEP: "nodep",
@@ -52,6 +61,11 @@ class HintOptions:
     shows: Callable[[ArgDir], bool] = lambda direction: direction is not ArgDir.SCALAR
     scope_headers: bool = True
     signatures: bool = True
+    scope_style: str = LENS  # (short style only: the full style's hints stay on the header)
+
+    @property
+    def scope_lenses(self) -> bool:
+        return self.scope_headers and self.style == SHORT and self.scope_style == LENS
 
 
 @dataclass(frozen=True)
@@ -73,7 +87,7 @@ def shown_hints(analysis: DocumentAnalysis, options: HintOptions) -> list[ShownH
     per_line: dict[int, list] = {}  # line -> [(priority, [ShownHint, ...]) or a scope site]
     for site in analysis.calls:
         if site.scope:
-            if options.scope_headers and site.hints:
+            if options.scope_headers and site.hints and not options.scope_lenses:
                 per_line.setdefault(site.hints[0].line, []).append(site)
             continue
         groups: dict = {}
@@ -220,3 +234,49 @@ def _more(captures: list[ArgHint], keep: int) -> str:
     if len(directions) == 1 and all(h.direction not in directions for h in captures[:keep]):
         return f"+{len(rest)} {WORDS[rest[0].direction]}"
     return f"+{len(rest)}"
+
+
+@dataclass(frozen=True)
+class ScopeLens:
+    """A code lens above a scope header: its captures, written ones first, grouped by direction."""
+
+    line: int  # the header's first line (the lens sits above it)
+    col: int
+    title: str  # `out a, b · inout c · in d, e`
+    site: CallSite
+
+
+def scope_lenses(analysis: DocumentAnalysis, options: HintOptions) -> list[ScopeLens]:
+    if not options.scope_lenses:
+        return []
+    out = []
+    for site in analysis.calls:
+        if site.scope and site.hints:
+            title = lens_title(scope_order(site, options.shows))
+            if title:
+                out.append(ScopeLens(site.range.line, site.range.col, title, site))
+    return out
+
+
+def lens_title(captures: list[ArgHint], length: int = LENS_LENGTH) -> str:
+    """`out a, b · inout c · in d, e`: every written capture; inputs while the title has room (`in d +3`,
+    or `+4 in` when none has)."""
+    groups: list[tuple[ArgDir, list[str]]] = []
+    for h in captures:
+        if groups and groups[-1][0] is h.direction:
+            groups[-1][1].append(h.param)
+        else:
+            groups.append((h.direction, [h.param]))
+    parts: list[str] = []
+    for direction, names in groups:
+        word = WORDS[direction]
+        if direction in FIRST:
+            parts.append(f"{word} " + ", ".join(names))
+            continue
+        for keep in range(len(names), -1, -1):  # inputs (and Scalars) give way
+            more = f" +{len(names) - keep}" if keep < len(names) else ""
+            part = f"{word} " + ", ".join(names[:keep]) + more if keep else f"+{len(names)} {word}"
+            if keep == 0 or len(" · ".join(parts + [part])) <= length:
+                parts.append(part)
+                break
+    return " · ".join(parts)

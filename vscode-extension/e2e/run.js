@@ -1,13 +1,18 @@
-// Drives code-server (a real VS Code) in headless Chromium and checks what a user of the
-// PyPTO Lens extension sees in e2e/workspace/scale.py:
-//   1. the direction inlay hints on the call lines (exact labels),
-//   2. the hover of a call, with the rule that derived each direction,
-//   3. the InParamWritten warning, in the Problems count and the Problems panel,
-//   4. "Explain Directions at Cursor" opening the derivation as a markdown preview,
-//   5. a pyptoLens setting changed in settings.json reaching the running server,
-//   6. the quick fix declaring the parameter pl.Out[...] (and the warning going away),
-//   7. Restart Server and Show Output,
-//   8. one clear notification when the interpreter setting names no Python, or one too old.
+// Drives code-server (a real VS Code) in headless Chromium, with the default settings, and checks
+// what a user of the PyPTO Lens extension sees:
+//   1. the direction inlay hints on scale.py's call lines (the short words, exact),
+//   2. on decode_layer.py, a model written in the style of pypto-lib's (long signatures, a
+//      multi-line `with pl.at(` capturing nine buffers, a long `pl.spmd(...)` line): every line's
+//      hints as drawn, none cut by VS Code's 43 characters, no written direction missing, and no
+//      information squiggle under its pure operators in the status bar's problem counts,
+//   3. the language status item: the server's state and the file's task count,
+//   4. the hover of a call: the callee's signature, then the rule that derived each direction,
+//   5. the InParamWritten warning, in the Problems count and the Problems panel,
+//   6. "Explain Directions at Cursor" opening the derivation as a markdown preview, which follows edits,
+//   7. a pyptoLens setting changed in settings.json reaching the running server,
+//   8. the quick fix declaring the parameter pl.Out[...] (and the warning going away),
+//   9. Restart Server and Show Output,
+//  10. one clear notification when the interpreter setting names no Python, or one too old.
 // Environment: E2E_URL (code-server with the workspace open), E2E_WORKSPACE (its folder),
 // E2E_LOGS (code-server's log folder), E2E_ARTIFACTS (screenshots),
 // E2E_CHROMIUM (the browser).
@@ -21,20 +26,33 @@ const LOGS = process.env.E2E_LOGS;
 const ARTIFACTS = process.env.E2E_ARTIFACTS || 'test-artifacts';
 const CHROMIUM = process.env.E2E_CHROMIUM || '/usr/bin/chromium';
 const FILE = 'scale.py';
+const MODEL = 'decode_layer.py';
+const CAP = 43; // editor.inlayHints.maximumLength, VS Code's default
 
-// What the server derives for scale.py (1-based line numbers).
+// What the server derives for scale.py (1-based line numbers), in the default short words.
 const EXPECTED_HINTS = {
-    30: ['src (a): Input', 'dst (squares): OutputExisting'],
-    33: ['acc (total): InOut', 'x (squares): Input'],
+    30: ['in', 'out'],
+    33: ['inout', 'in'],
 };
+// decode_layer.py: every hint of each line as drawn (one run of text: a scope header's hints touch), and
+// the written directions each line must show (what `pypto-lens check` derives, PyPTO's directions).
+const MODEL_HINTS = {
+    77: { drawn: ['in', 'in', 'out'], written: ['out'] },
+    81: { drawn: ['in', 'in', 'in', 'in', 'out', 'out', 'out'], written: ['out', 'out', 'out'] },
+    87: { drawn: ['out k_rotated inout hidden_out k_cache v_cache'], written: ['out k_rotated', 'inout hidden_out', 'k_cache', 'v_cache'] },
+    97: { drawn: ['out attn_out in hidden_out k_rotated wo'], written: ['out attn_out'] },
+    106: { drawn: ['in', 'in', 'inout'], written: ['inout'] },
+};
+const MODEL_TASKS = 'PyPTO Lens: 5 tasks';
 const HOVER_LINE = 30;
 const HOVER_WORD = 'scale';
-const HOVER_MUST = ['scale (InCore)', 'src (a): Input — C4: scale reads src (In)', 'dst (squares): OutputExisting — C9'];
-const WARNING = { line: 13, column: 15, code: 'InParamWritten' };
+const HOVER_MUST = ['scale(src: In, dst: Out)  # InCore', 'scale (InCore)', 'src (a): Input — C4: scale reads src (In)',
+    'dst (squares): OutputExisting — C9'];
+const WARNING = { line: 13, column: 46, code: 'InParamWritten' };
 const DECLARATION_LINE = 10;
 const FIXED_DECLARATION = 'dst: pl.Out[pl.Tensor[[16, 64], pl.FP32]],';
 
-const CHECKS = 15;
+const CHECKS = 21;
 const results = [];
 function check(name, ok, detail) {
     results.push({ name, ok });
