@@ -78,20 +78,28 @@ def call_hover(site: CallSite, link: LinkMaker = _plain, shows: Callable[[ArgDir
     return "\n".join(lines)
 
 
-def signature_text(site: CallSite, scalars: bool = True) -> str:
-    """`fill(src: In, n: scalar, dst: Out)`; one parameter a line when long; D6 changes noted;
-    scalar parameters only when `scalars` (their hints are shown)."""
-    def param(p) -> tuple[str, str]:
-        text = f"{p.name}: {'scalar' if p.scalar else p.effective}"
-        note = "" if site.scope or p.scalar or p.effective == p.declared else f"declared {p.declared}"
-        return text, note
-    params = [param(p) for p in site.signature if scalars or not p.scalar]
-    tag = f"{site.callee_kind}, outlined from this scope" if site.scope else site.callee_kind
-    one = f"{site.callee}(" + ", ".join(t + (f" ({n})" if n else "") for t, n in params) + ")"
-    if len(one) + len(tag) + 4 <= 80:
-        return f"{one}  # {tag}"
-    body = [f"    {t}," + (f"  # {n}" if n else "") for t, n in params]
-    return "\n".join([f"{site.callee}(  # {tag}"] + body + [")"])
+def signature_text(site: CallSite, scalars: bool = True, width: int = 80) -> str:
+    """`fill(src: In, n: scalar, dst: Out (declared In))`, wrapped as Python is at `width`; scalar
+    parameters only when `scalars` (their hints are shown). An outlined scope's parameters are all
+    inferred (O5): no declaration to compare with."""
+    params = []
+    for p in site.signature:
+        if p.scalar and not scalars:
+            continue
+        note = "" if site.scope or p.scalar or p.effective == p.declared else f" (declared {p.declared})"
+        params.append(f"{p.name}: {'scalar' if p.scalar else p.effective}{note}")
+    head = f"{site.callee}("
+    lines, current = [], head
+    for k, text in enumerate(params):
+        piece = text + (", " if k < len(params) - 1 else ")")
+        if current.strip() and len(current) + len(piece.rstrip()) > width and current != head:
+            lines.append(current.rstrip())
+            current = " " * len(head)
+        current += piece
+    if not params:
+        current += ")"
+    lines.append(current.rstrip())
+    return "\n".join(lines)
 
 
 def hint_line(hint: ArgHint, link: LinkMaker = _plain, here: Optional[Range] = None) -> str:

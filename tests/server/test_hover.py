@@ -85,7 +85,7 @@ async def test_hover_on_no_dep_cites_c10_and_no_scalar_while_scalar_hints_are_of
     uri = client.open_new(DEMO)
     hover = await markdown_at(client, uri, pos(DEMO, "pl.no_dep(a)", client.encoding))
     value = hover.contents.value
-    assert value.startswith("```python\nscale(x: In, y: Out)  # InCore\n```")  # the callee's signature first
+    assert value.startswith("```python\nscale(x: In, y: Out)\n```")  # the callee's signature first
     assert "**x** (`a`): **NoDep** — C10" in value
     assert "**k**" not in value  # a Scalar only where its hints are shown
 
@@ -95,7 +95,7 @@ async def test_hover_lists_the_scalar_when_scalar_hints_are_on(start_session):
             as client:
         uri = client.open_new(DEMO)
         value = (await markdown_at(client, uri, pos(DEMO, "pl.no_dep(a)", client.encoding))).contents.value
-        assert value.startswith("```python\nscale(x: In, k: scalar, y: Out)  # InCore\n```")
+        assert value.startswith("```python\nscale(x: In, k: scalar, y: Out)\n```")
         assert "**k**: **Scalar** — S7" in value
 
 

@@ -39,20 +39,23 @@ const EXPECTED_HINTS = {
 const MODEL_HINTS = {
     77: { drawn: ['in', 'in', 'out'], written: ['out'] },
     81: { drawn: ['in', 'in', 'in', 'in', 'out', 'out', 'out'], written: ['out', 'out', 'out'] },
-    87: { drawn: ['out k_rotated inout hidden_out k_cache v_cache'], written: ['out k_rotated', 'inout hidden_out', 'k_cache', 'v_cache'] },
-    97: { drawn: ['out attn_out in hidden_out k_rotated wo'], written: ['out attn_out'] },
     106: { drawn: ['in', 'in', 'inout'], written: ['inout'] },
 };
+// The scopes' captures, in the lenses above their headers (lines 84 and 97): every written one.
+const MODEL_LENSES = [
+    'out k_rotated · inout hidden_out, k_cache, v_cache · in k_proj, q_proj, rope_cos, rope_sin, v_proj',
+    'out attn_out · in hidden_out, k_rotated, wo',
+];
 const MODEL_TASKS = 'PyPTO Lens: 5 tasks';
 const HOVER_LINE = 30;
 const HOVER_WORD = 'scale';
-const HOVER_MUST = ['scale(src: In, dst: Out)  # InCore', 'scale (InCore)', 'src (a): Input — C4: scale reads src (In)',
+const HOVER_MUST = ['scale(src: In, dst: Out (declared In))', 'scale (InCore)', 'src (a): Input — C4: scale reads src (In)',
     'dst (squares): OutputExisting — C9'];
 const WARNING = { line: 13, column: 46, code: 'InParamWritten' };
 const DECLARATION_LINE = 10;
 const FIXED_DECLARATION = 'dst: pl.Out[pl.Tensor[[16, 64], pl.FP32]],';
 
-const CHECKS = 21;
+const CHECKS = 19;
 const results = [];
 function check(name, ok, detail) {
     results.push({ name, ok });
@@ -112,6 +115,39 @@ function readLines(page) {
     });
 }
 
+/** The middle of a word's first occurrence on a line, outside inlay hints (null when not on screen). */
+function wordCenter(page, lineNumber, text) {
+    return page.evaluate(({ line, word }) => {
+        const editor = document.querySelector('.editor-instance .monaco-editor');
+        const numbers = [...editor.querySelectorAll('.margin-view-overlays .line-numbers')];
+        const number = numbers.find((e) => parseInt(e.textContent, 10) === line);
+        if (!number) {
+            return null;
+        }
+        const top = number.parentElement.getBoundingClientRect().top;
+        const view = [...editor.querySelectorAll('.view-lines .view-line')]
+            .find((e) => Math.abs(e.getBoundingClientRect().top - top) < 2);
+        // the word's first occurrence outside inlay hints, wherever the tokenizer split the line
+        for (const span of view.querySelectorAll('span')) {
+            const at = span.textContent.indexOf(word);
+            if (span.children.length === 0 && !/\bdyn-rule-/.test(span.className) && at >= 0) {
+                const range = document.createRange();
+                range.setStart(span.firstChild, at);
+                range.setEnd(span.firstChild, at + word.length);
+                const r = range.getBoundingClientRect();
+                return { x: r.left + r.width / 2, y: r.top + r.height / 2 };
+            }
+        }
+        return null;
+    }, { line: lineNumber, word: text });
+}
+
+/** The text of the hover widgets on screen. */
+function hoverText(page) {
+    return page.evaluate(() => [...document.querySelectorAll('.monaco-hover-content')]
+        .map((e) => e.innerText).join('\n').replace(/\u00a0/g, ' '));
+}
+
 async function waitFor(page, what, fn, timeout = 60000) {
     const deadline = Date.now() + timeout;
     let last;
@@ -131,16 +167,30 @@ async function openFile(page, name) {
         await page.keyboard.press('Control+P');
         await page.waitForSelector('.quick-input-widget input', { state: 'visible', timeout: 15000 });
         await page.keyboard.type(name);
-        await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first()
-            .waitFor({ state: 'visible', timeout: 30000 }).catch(() => undefined);
+        // the first row must be the file (keys typed while the widget opens can be lost)
+        const first = await page.waitForFunction((file) => {
+            const input = document.querySelector('.quick-input-widget input');
+            const row = document.querySelector('.quick-input-list .monaco-list-row');
+            return input && input.value === file && row && row.innerText.startsWith(file);
+        }, name, { timeout: 30000 }).then(() => true, () => false);
+        if (!first) {
+            await page.fill('.quick-input-widget input', name).catch(() => undefined);
+            await page.waitForTimeout(1500);
+        }
         await page.keyboard.press('Enter');
-        const opened = await page.waitForSelector('.editor-instance .monaco-editor .view-lines', { timeout: 15000 })
-            .then(() => true, () => false);
+        const opened = await page.waitForFunction((file) => [...document.querySelectorAll('.tab.active .label-name')]
+            .some((tab) => tab.textContent.trim() === file) && document.querySelector('.editor-instance .monaco-editor .view-lines'),
+        name, { timeout: 15000 }).then(() => true, () => false);
         if (opened) {
             return;
         }
         if (attempt === 3) {
-            throw new Error(`${name} did not open`);
+            const state = await page.evaluate(() => ({
+                tabs: [...document.querySelectorAll('.tab')].map((t) => `${t.classList.contains('active') ? '*' : ''}${t.innerText}`),
+                rows: [...document.querySelectorAll('.quick-input-list .monaco-list-row')].map((e) => e.innerText),
+                focus: document.activeElement ? document.activeElement.className : '',
+            }));
+            throw new Error(`${name} did not open: ${JSON.stringify(state)}`);
         }
         await page.keyboard.press('Escape');
     }
@@ -235,33 +285,91 @@ function countOf(status, kind) {
         await shot(page, 'hints');
         check('inlay hints on the call lines', hints.ok, hints.detail);
 
-        // 2. hover on the call
-        const target = await page.evaluate(({ line, word }) => {
-            const editor = document.querySelector('.editor-instance .monaco-editor');
-            const numbers = [...editor.querySelectorAll('.margin-view-overlays .line-numbers')];
-            const number = numbers.find((e) => parseInt(e.textContent, 10) === line);
-            const top = number.parentElement.getBoundingClientRect().top;
-            const view = [...editor.querySelectorAll('.view-lines .view-line')]
-                .find((e) => Math.abs(e.getBoundingClientRect().top - top) < 2);
-            // the word's first occurrence outside inlay hints, wherever the tokenizer split the line
-            for (const span of view.querySelectorAll('span')) {
-                const at = span.textContent.indexOf(word);
-                if (span.children.length === 0 && !/\bdyn-rule-/.test(span.className) && at >= 0) {
-                    const range = document.createRange();
-                    range.setStart(span.firstChild, at);
-                    range.setEnd(span.firstChild, at + word.length);
-                    const r = range.getBoundingClientRect();
-                    return { x: r.left + r.width / 2, y: r.top + r.height / 2 };
+        // 2. the model: every line's hints as drawn, nothing cut, every written direction there;
+        //    the scopes' captures in their lenses; no information squiggle for pure operators
+        await openFile(page, MODEL);
+        await page.keyboard.press('Control+B'); // the side bar away: the model's long lines in view
+        await goTo(page, 95, 1);
+        const model = await waitFor(page, 'the model\'s hints', async () => {
+            const lines = await readLines(page);
+            if (!lines) {
+                return null;
+            }
+            const problems = [];
+            for (const [n, line] of Object.entries(lines)) {
+                const drawn = line.hints.join('').replace(/ /g, '').length;
+                if (drawn > CAP || line.hints.some((h) => h.endsWith('…'))) {
+                    problems.push(`line ${n} is cut: ${JSON.stringify(line.hints)}`);
                 }
             }
-            return null;
-        }, { line: HOVER_LINE, word: HOVER_WORD });
+            for (const [n, want] of Object.entries(MODEL_HINTS)) {
+                const seen = lines[n] ? lines[n].hints : null;
+                if (JSON.stringify(seen) !== JSON.stringify(want.drawn)) {
+                    problems.push(`line ${n}: ${JSON.stringify(seen)}, expected ${JSON.stringify(want.drawn)}`);
+                }
+                const missing = want.written.filter((w) => !(seen || []).some((h) => h.split(' ').includes(w) || h === w));
+                if (missing.length) {
+                    problems.push(`line ${n} misses ${JSON.stringify(missing)}`);
+                }
+            }
+            const lenses = await page.evaluate(() => [...document.querySelectorAll('.editor-instance .codelens-decoration')]
+                .map((e) => e.innerText.replace(/\u00a0/g, ' ').trim()));
+            for (const want of MODEL_LENSES) {
+                if (!lenses.includes(want)) {
+                    problems.push(`no lens ${JSON.stringify(want)} (lenses: ${JSON.stringify(lenses)})`);
+                }
+            }
+            return { ok: problems.length === 0, detail: problems.join('; '), lines, lenses };
+        }, 60000);
+        if (model.lines) {
+            for (const [n, line] of Object.entries(model.lines)) {
+                if (line.hints.length) {
+                    console.log(`  ${String(n).padStart(3)} | ${line.text.trim().slice(0, 70)}    <- hints ${JSON.stringify(line.hints)}`);
+                }
+            }
+            console.log(`  lenses: ${JSON.stringify(model.lenses)}`);
+        }
+        await page.waitForTimeout(500);
+        await shot(page, 'model');
+        check('the model: no hint cut, every written direction shown, the scopes in their lenses', model.ok, model.detail);
+        // the picture for the README: the model, with the hover of its widest call
+        const call = await wordCenter(page, 81, 'qkv_projection');
+        if (call) {
+            await page.mouse.move(call.x - 40, call.y + 30);
+            await page.mouse.move(call.x, call.y, { steps: 5 });
+            await waitFor(page, 'the model\'s hover', async () => ({ ok: (await hoverText(page)).includes('qkv_projection(') }), 15000);
+            await page.waitForTimeout(500);
+            await shot(page, 'model-hover');
+            await page.mouse.move(5, 450);
+            await page.keyboard.press('Escape');
+        }
+        await page.keyboard.press('Control+B');
+        const counts = await waitFor(page, 'problems count of the model', async () => {
+            const s = await problemsStatus(page);
+            // the one warning is scale.py's; the model's operators are pure: no Info from them
+            return { ok: countOf(s, 'Infos') === 0 && countOf(s, 'Errors') === 0 && countOf(s, 'Warnings') === 1, detail: s };
+        }, 30000);
+        check('no information squiggle for pure operators in the problem counts', counts.ok, counts.detail);
+
+        // 3. the language status item: the server's state and the file's task count
+        const language = await waitFor(page, 'language status', async () => {
+            const label = await page.evaluate(() => {
+                const item = document.getElementById('status.languageStatus');
+                return item ? item.getAttribute('aria-label') || '' : '';
+            });
+            return { ok: label.includes(MODEL_TASKS) && label.includes('server running') && label.includes('Direction hints: short'),
+                detail: label };
+        }, 30000);
+        check('the language status item: server running, the file\'s tasks, the toggles', language.ok, language.detail);
+        await openFile(page, FILE);
+
+        // 4. hover on the call
+        const target = await wordCenter(page, HOVER_LINE, HOVER_WORD);
         check(`the word "${HOVER_WORD}" on line ${HOVER_LINE}`, target !== null);
         await page.mouse.move(target.x - 40, target.y + 30);
         await page.mouse.move(target.x, target.y, { steps: 5 });
         const hover = await waitFor(page, 'hover', async () => {
-            const text = await page.evaluate(() => [...document.querySelectorAll('.monaco-hover-content')]
-                .map((e) => e.innerText).join('\n').replace(/\u00a0/g, ' '));
+            const text = await hoverText(page);
             return { ok: HOVER_MUST.every((s) => text.includes(s)), detail: text };
         }, 20000);
         console.log(`  hover:\n${(hover.detail || '').split('\n').map((l) => `    ${l}`).join('\n')}`);
@@ -270,7 +378,7 @@ function countOf(status, kind) {
         await page.mouse.move(5, 450);
         await page.keyboard.press('Escape');
 
-        // 3. the warning: Problems count in the status bar, and the Problems panel
+        // 5. the warning: Problems count in the status bar, and the Problems panel
         const status = await waitFor(page, 'problems count', async () => {
             const s = await problemsStatus(page);
             return { ok: countOf(s, 'Warnings') === 1, detail: s };
@@ -289,7 +397,7 @@ function countOf(status, kind) {
         check(`${WARNING.code} in the Problems panel at line ${WARNING.line}`, panel.ok);
         await page.keyboard.press('Control+Shift+M');
 
-        // 4. Explain Directions at Cursor
+        // 6. Explain Directions at Cursor
         await page.click('.editor-instance .monaco-editor .view-lines');
         await goTo(page, HOVER_LINE, 14);
         await runCommand(page, 'PyPTO Lens: Explain Directions at Cursor');
@@ -310,6 +418,33 @@ function countOf(status, kind) {
         console.log(`  explain preview:\n${(preview.detail || '').split('\n').map((l) => `    ${l}`).join('\n')}`);
         await shot(page, 'explain');
         check('Explain Directions at Cursor opens the derivation, with links', preview.ok);
+        // ... and follows edits: a line inserted above the call moves it to line 31, undone back to 30
+        const previewAt = (line) => waitFor(page, `explain preview at line ${line}`, async () => {
+            for (const frame of page.frames()) {
+                const text = await frame.evaluate(() => (document.body ? document.body.innerText : '')).catch(() => '');
+                if (text.includes(`Directions at line ${line}`)) {
+                    return { ok: true };
+                }
+            }
+            return { ok: false, detail: `no preview says line ${line}` };
+        }, 20000);
+        await page.keyboard.press('Control+1'); // the program's editor group (the preview has the focus)
+        await page.waitForTimeout(500);
+        await goTo(page, 2, 1);
+        await page.keyboard.type('# a line above the call\n');
+        const followed = await previewAt(HOVER_LINE + 1);
+        const typed = await readLines(page);
+        console.log(`  after typing, line 2: ${typed && typed[2] ? typed[2].text : '(not on screen)'}`);
+        for (let i = 0; i < 6; i++) { // undo the typing (VS Code may keep it in more than one undo step)
+            await page.keyboard.press('Control+Z');
+            await page.waitForTimeout(200);
+            const now = await readLines(page);
+            if (now && now[2] && now[2].text.trim() === '' && now[4] && now[4].text.startsWith('@pl.program')) {
+                break;
+            }
+        }
+        const back = await previewAt(HOVER_LINE);
+        check('the explain preview follows edits of the program', followed.ok && back.ok, `${followed.detail || ''} ${back.detail || ''}`);
         // its link to the callee parameter opens the program at that line
         let clicked = false;
         for (const frame of page.frames()) {
@@ -336,13 +471,13 @@ function countOf(status, kind) {
         await page.waitForTimeout(500);
         await openFile(page, FILE);
 
-        // 5. a settings change reaches the running server: Input hints off, then on again
+        // 7. a settings change reaches the running server: Input hints off, then on again
         const settingsFile = path.join(WORKSPACE, '.vscode', 'settings.json');
         const original = fs.readFileSync(settingsFile, 'utf8');
         const settings = JSON.parse(original);
         fs.writeFileSync(settingsFile, JSON.stringify({ ...settings, 'pyptoLens.inlayHints.input': false }, null, 2));
         const withoutInput = Object.fromEntries(Object.entries(EXPECTED_HINTS)
-            .map(([n, labels]) => [n, labels.filter((l) => !l.endsWith(': Input'))]));
+            .map(([n, labels]) => [n, labels.filter((l) => l !== 'in')]));
         const hidden = await waitFor(page, 'hints without Input', async () => {
             const lines = await readLines(page);
             const seen = Object.fromEntries(Object.keys(withoutInput).map((n) => [n, lines && lines[n] ? lines[n].hints : null]));
@@ -352,7 +487,7 @@ function countOf(status, kind) {
         fs.writeFileSync(settingsFile, original);
         check('pyptoLens.inlayHints.input: false hides the Input hints, no restart', hidden.ok, hidden.detail);
 
-        // 6. the quick fix: declare dst pl.Out[...]
+        // 8. the quick fix: declare dst pl.Out[...]
         await page.click('.editor-instance .monaco-editor .view-lines');
         await goTo(page, WARNING.line, WARNING.column + 1);
         await page.keyboard.press('Control+.');
@@ -387,7 +522,7 @@ function countOf(status, kind) {
         await shot(page, 'quickfix');
         check('quick fix applies pl.Out[...]; no warning or error left', fixed.ok, fixed.detail);
 
-        // 7. Restart Server, then Show Output: the channel tells of the restart and the new server
+        // 9. Restart Server, then Show Output: the channel tells of the restart and the new server
         await runCommand(page, 'PyPTO Lens: Restart Server');
         await page.waitForTimeout(1000);
         await runCommand(page, 'PyPTO Lens: Show Output');
@@ -418,7 +553,7 @@ function countOf(status, kind) {
         }, 30000);
         check('hints after the restart', hintsAgain.ok, hintsAgain.detail);
 
-        // 8. a Python that cannot run the server: one notification that says what to do
+        // 10. a Python that cannot run the server: one notification that says what to do
         fs.writeFileSync(settingsFile, JSON.stringify({ ...settings, 'pyptoLens.interpreter': ['/nonexistent/python3'] }, null, 2));
         const notice = await waitFor(page, 'interpreter notification', async () => {
             const toasts = await page.evaluate(() => [...document.querySelectorAll('.notifications-toasts .notification-list-item')]
@@ -444,6 +579,13 @@ function countOf(status, kind) {
         await shot(page, 'old-python');
         fs.writeFileSync(settingsFile, original);
         check('a too old interpreter gets one notification', tooOld.ok, tooOld.detail);
+
+        // the language status items, open (a picture only: its content was checked above)
+        await runCommand(page, 'Notifications: Clear All Notifications');
+        await page.waitForTimeout(3000); // the restarted server
+        await page.hover('#status\\.languageStatus').catch(() => undefined);
+        await page.waitForTimeout(1000);
+        await shot(page, 'language-status');
     } catch (error) {
         console.log(`ERROR ${error.message}`);
         await shot(page, 'failure').catch(() => undefined);

@@ -7,7 +7,7 @@
 # Installs what it needs (pinned): Chromium from Debian, code-server from npm into a cache
 # folder ($PYPTO_LENS_CODE_SERVER, default ~/.cache/pypto-lens/code-server-4.100.3).
 # Screenshots go to <project>/test-artifacts/e2e/; with PYPTO_LENS_UPDATE_SCREENSHOT=1 a
-# passing run copies the main one to docs/screenshot.png.
+# passing run copies the README's three to docs/ (the model, its hover, the warning).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 root=$(cd "$here/.." && pwd)
@@ -80,8 +80,10 @@ if [ "$status" -eq 0 ]; then
   # the documentation's picture (hints, a hover, the warning) changes only when asked:
   # a test run must not modify tracked files
   if [ "${PYPTO_LENS_UPDATE_SCREENSHOT:-0}" = 1 ]; then
-    cp "$artifacts/hover.png" "$root/docs/screenshot.png"
-    echo "e2e: docs/screenshot.png updated"
+    cp "$artifacts/model.png" "$root/docs/screenshot.png"
+    cp "$artifacts/model-hover.png" "$root/docs/screenshot-hover.png"
+    cp "$artifacts/hover.png" "$root/docs/screenshot-warning.png"
+    echo "e2e: docs/screenshot.png, screenshot-hover.png and screenshot-warning.png updated"
   fi
   echo "e2e: passed in $((SECONDS - start)) s; screenshots in $artifacts"
 else

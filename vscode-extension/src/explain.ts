@@ -54,8 +54,19 @@ export class ExplainPreview implements vscode.Disposable {
 
     private async rewrite(followed: Followed): Promise<void> {
         const markdown = await this.explain(followed.source, followed.position);
-        if (markdown !== undefined && this.followed === followed) {
-            await this.write(followed.source, followed.position, markdown, followed.file);
+        if (markdown === undefined || this.followed !== followed) {
+            return;
+        }
+        // through the text document the preview renders (a file outside the workspace is not watched)
+        const text = relativeLinks(markdown, path.dirname(followed.file.fsPath));
+        const document = await vscode.workspace.openTextDocument(followed.file);
+        if (document.getText() === text) {
+            return;
+        }
+        const edit = new vscode.WorkspaceEdit();
+        edit.replace(followed.file, new vscode.Range(0, 0, document.lineCount, 0), text);
+        if (await vscode.workspace.applyEdit(edit)) {
+            await document.save();
         }
     }
 
@@ -63,9 +74,9 @@ export class ExplainPreview implements vscode.Disposable {
      * The explanation as a markdown file in the extension's storage (the markdown preview refuses
      * `file:` links in a virtual document: the server's links become relative paths, which it follows).
      */
-    private async write(source: vscode.Uri, position: vscode.Position, markdown: string, file?: vscode.Uri): Promise<vscode.Uri> {
+    private async write(source: vscode.Uri, position: vscode.Position, markdown: string): Promise<vscode.Uri> {
         const name = (source.path.split('/').pop() ?? 'program').replace(/[^\w.-]/g, '_');
-        const uri = file ?? vscode.Uri.joinPath(this.folder, `${name}, line ${position.line + 1}.md`);
+        const uri = vscode.Uri.joinPath(this.folder, `${name}, line ${position.line + 1}.md`);
         await vscode.workspace.fs.createDirectory(this.folder);
         const text = relativeLinks(markdown, path.dirname(uri.fsPath));
         await vscode.workspace.fs.writeFile(uri, Buffer.from(text, 'utf8'));

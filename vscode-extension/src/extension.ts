@@ -53,6 +53,9 @@ class Lens {
             vscode.commands.registerCommand('pyptoLens.restart', () => this.restart('the Restart Server command', true)),
             vscode.commands.registerCommand('pyptoLens.showOutput', () => log.show()),
             vscode.commands.registerCommand('pyptoLens.explainAtCursor', () => this.explainAtCursor()),
+            // a scope header's code lens runs this (server/code_lens.py)
+            vscode.commands.registerCommand('pyptoLens.explainAt', (uri: string, line: number, character: number) =>
+                this.explainAt(vscode.Uri.parse(uri), new vscode.Position(line, character))),
             vscode.workspace.onDidChangeConfiguration((event) => {
                 if (event.affectsConfiguration(SECTION)) {
                     log.setLevel(readExtensionSettings().logLevel);
@@ -151,25 +154,28 @@ class Lens {
             void vscode.window.showInformationMessage('PyPTO Lens: open a pl program and put the cursor on a call.');
             return;
         }
+        await this.explainAt(editor.document.uri, editor.selection.active);
+    }
+
+    private async explainAt(uri: vscode.Uri, position: vscode.Position): Promise<void> {
         const client = this.client;
         if (!client || client.state !== State.Running) {
             void vscode.window.showWarningMessage('PyPTO Lens: the server is not running.', 'Show Output')
                 .then((choice) => choice && this.log.show());
             return;
         }
-        const position = editor.selection.active;
         let markdown: unknown;
         try {
             markdown = await client.sendRequest(ExecuteCommandRequest.type, {
                 command: SERVER_EXPLAIN,
-                arguments: [editor.document.uri.toString(), position.line, position.character],
+                arguments: [uri.toString(), position.line, position.character],
             });
         } catch (error) {
             this.log.error('explain failed', error);
             void vscode.window.showErrorMessage(`PyPTO Lens: explain failed (${describe(error)}).`);
             return;
         }
-        await this.explanations.show(editor.document.uri, position, String(markdown ?? ''));
+        await this.explanations.show(uri, position, String(markdown ?? ''));
     }
 
     /** The explanation at a position again (the preview follows edits); undefined without a server. */
