@@ -153,3 +153,16 @@ async def test_hover_on_an_operator_call_after_astral_text(client):
     assert "tile.store" in value and "**Write**" in value and "**Read**" in value
     assert hover.range == types.Range(start=pos(source, "store(t, [0], dst)", client.encoding),
                                       end=pos(source, "pl.store", client.encoding, after=True))
+
+
+async def test_the_hover_of_an_operator_without_declarations_says_what_its_note_says(start_session):
+    """No contradiction: the note says it declares no effects, so the hover lists no declared Read either."""
+    config = {"pyptoLens": {"diagnostics": {"unclassifiedOperators": "on"}}}
+    async with start_session(capabilities("utf-16"), configuration=config) as client:
+        uri = client.open_new(DEMO)
+        notes = [d for d in (await client.pull(uri)).items if d.code == "UnclassifiedOperator"]
+        load = [d for d in notes if "tile.load" in d.message]
+        assert load and "declares no argument effects" in load[0].message
+        value = (await markdown_at(client, uri, load[0].range.start)).contents.value
+        assert "Declares no argument effects" in value and "read (nothing declared)" in value
+        assert "**Read**" not in value and "**Write**" not in value
