@@ -81,7 +81,7 @@ export function skeleton(graph: TaskGraph): [number, number][] {
             kept.push([ordered[i - 1], id]);
         }
     }
-    return kept.reverse();
+    return kept.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
 }
 
 export function elkGraph(graph: TaskGraph, direction: Direction): ElkNode {

@@ -35,19 +35,19 @@ const app = document.getElementById('app') as HTMLElement;
 app.innerHTML = `
 <div class="toolbar" role="toolbar">
   <label class="field">Function <select id="function" aria-label="Function"></select></label>
-  <span class="search">
+  <span class="search graph-only">
     <input id="search" type="search" placeholder="Search: name, #id, L&lt;line&gt;" aria-label="Search tasks" spellcheck="false">
     <span id="search-result" class="hint"></span>
   </span>
-  <label class="field" title="How many edges away the predecessors and successors of the selected task are highlighted: 0 none, -1 all">
+  <label class="field graph-only" title="How many edges away the predecessors and successors of the selected task are highlighted: 0 none, -1 all">
     Depth <input id="depth" type="number" min="-1" step="1" aria-label="Highlight depth"></label>
-  <span class="segmented" role="group" aria-label="Layout">
+  <span class="segmented graph-only" role="group" aria-label="Layout">
     <button id="dir-down" title="Layout top to bottom">T\u2193B</button><button id="dir-right" title="Layout left to right">L\u2192R</button>
   </span>
-  <label class="field" title="Reduced hides edges implied by others; Omitted shows only those">Edges
+  <label class="field graph-only" title="Reduced hides edges implied by others; Omitted shows only those">Edges
     <select id="mode" aria-label="Edge mode"><option value="full">Full</option><option value="reduced">Reduced</option><option value="omitted">Omitted only</option></select></label>
-  <button id="fit" title="Fit to screen (F)">Fit</button>
-  <span id="counts" class="hud" aria-live="polite"></span>
+  <button id="fit" class="graph-only" title="Fit to screen (F)">Fit</button>
+  <span id="counts" class="hud graph-only" aria-live="polite"></span>
 </div>
 <div id="banner" class="banner" hidden></div>
 <div id="notice" class="notice" hidden></div>
@@ -110,6 +110,7 @@ function setNotice(text: string | undefined, keepGraph = false): void {
     notice.hidden = text === undefined;
     notice.textContent = text ?? '';
     $<HTMLElement>('body').hidden = text !== undefined && !keepGraph;
+    document.body.classList.toggle('no-graph', text !== undefined && !keepGraph);
 }
 
 function setFunctions(functions: readonly string[], current: string | undefined): void {

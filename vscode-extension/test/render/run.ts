@@ -302,6 +302,16 @@ let browser: Awaited<ReturnType<typeof chromium.launch>>;
         await send(light, { type: 'graph', uri: URI, functions: ['decode_step'], graph: fixture('decode') });
         await shot(light, 'decode-light');
         await prefillChecks(light, 'light');
+        // a narrow panel, as beside an editor: the side panel goes under the graph
+        await light.setViewportSize({ width: 560, height: 800 });
+        await send(light, { type: 'graph', uri: URI, functions: ['decode_step'], graph: fixture('decode') });
+        const narrow = await light.evaluate(() => {
+            const canvas = document.getElementById('canvas')!.getBoundingClientRect();
+            const side = document.querySelector('.side')!.getBoundingClientRect();
+            return { canvasWidth: canvas.width, sideTop: side.top, canvasBottom: canvas.bottom };
+        });
+        check('in a narrow panel the graph keeps the width, the lists go below', narrow.canvasWidth >= 540 && narrow.sideTop >= narrow.canvasBottom - 1, narrow);
+        await shot(light, 'decode-narrow-light');
         for (const [name, page] of [['dark', dark], ['light', light]] as const) {
             const csp = await page.evaluate(() => (window as unknown as { __csp: string[] }).__csp);
             check(`${name}: no Content-Security-Policy violation`, csp.length === 0, csp);
