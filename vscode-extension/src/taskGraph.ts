@@ -85,7 +85,7 @@ export class TaskGraphView implements vscode.Disposable {
 
     private open(): void {
         if (this.panel) {
-            this.panel.reveal(vscode.ViewColumn.Beside, true);
+            this.panel.reveal(undefined, true); // where it is, the editor keeping the focus
             return;
         }
         const dist = vscode.Uri.joinPath(this.extensionUri, 'dist');

@@ -188,8 +188,8 @@ async function relayout(fit: boolean): Promise<void> {
         if (mine !== generation) {
             return; // a newer graph or option arrived while this one was being laid out
         }
-        fit = fit || current.layoutKey === undefined || current.layoutKey.split('|')[1] !== options.direction
-            || !sameNodes(current.layout, layout);
+        // a new function or direction starts at its beginning; an edit keeps the view as it is
+        fit = fit || current.layoutKey === undefined || current.layoutKey.split('|')[1] !== options.direction;
         current.layout = layout;
         current.layoutKey = key;
     }
@@ -204,10 +204,6 @@ async function relayout(fit: boolean): Promise<void> {
         view.start(READABLE_SCALE, options.direction === 'RIGHT');
     }
     document.body.dataset.rendered = String(Number(document.body.dataset.rendered ?? '0') + 1);
-}
-
-function sameNodes(a: Layout | undefined, b: Layout): boolean {
-    return a !== undefined && a.nodes.size === b.nodes.size;
 }
 
 function updateCounts(): void {

@@ -223,6 +223,17 @@ async function decodeChecks(page: Page): Promise<void> {
     await send(page, { type: 'graph', uri: URI, functions: ['decode_step'], graph: edited });
     check('an edit that changes only names and lines keeps the layout', await positions() === before);
     check('... and shows the new labels', ((await page.locator('.node[data-id="3"] .name').textContent()) ?? '').includes('matmul_q'));
+    // an edit that adds a task lays the graph out again, but keeps the zoom and scroll
+    const view = () => page.getAttribute('#viewport', 'transform');
+    await page.mouse.move(400, 400);
+    await page.mouse.wheel(0, 300);
+    const scrolled = await view();
+    const grown: TaskGraph = { ...edited, tasks: [...edited.tasks, { ...edited.tasks[30], id: 31, name: 'extra', line: 110 }],
+        edges: [...edited.edges, { from: 30, to: 31, rule: 'G4', kind: 'raw', buffer: 'flag', carried: false, overlap: 'certain', redundant: false }] };
+    await send(page, { type: 'graph', uri: URI, functions: ['decode_step'], graph: grown });
+    check('an edit that adds a task shows it, the view staying where it was', await count(page, '.node') === 32 && await view() === scrolled,
+        { scrolled, now: await view() });
+    await send(page, { type: 'graph', uri: URI, functions: ['decode_step'], graph: edited });
 
     // left to right (the default is top to bottom)
     check('the default layout is top to bottom', (await page.getAttribute('#graph', 'data-layout') ?? '').includes('|DOWN|'));
