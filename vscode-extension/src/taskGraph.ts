@@ -10,7 +10,11 @@ import { utf16Character } from './columns';
 import { describe, Logger } from './logging';
 import { taskGraphHtml } from './taskGraphHtml';
 
-/** The client-side command (palette, editor menu, and the server's CodeLens `{uri, function}`). */
+/**
+ * The client-side command (palette, editor menu, and the server's CodeLens `{uri, function}`).
+ * The server must not list it among its executeCommand commands: the language client registers
+ * those under the same names, and a second registration fails.
+ */
 export const SHOW_TASK_GRAPH = 'pyptoLens.showTaskGraph';
 /** The server's executeCommand command that answers the graph. */
 export const SERVER_TASK_GRAPH = 'pyptoLens.taskGraph';
