@@ -7,7 +7,12 @@
 //   5. a pyptoLens setting changed in settings.json reaching the running server,
 //   6. the quick fix declaring the parameter pl.Out[...] (and the warning going away),
 //   7. Restart Server and Show Output,
-//   8. one clear notification when the interpreter setting names no Python, or one too old.
+//   8. one clear notification when the interpreter setting names no Python, or one too old,
+//   9. (before 8) Show Task Graph: with E2E_TASK_GRAPH=1 (the server offers pyptoLens.taskGraph) the
+//      panel beside the editor shows main's tasks and a click on one reveals its line; else the panel
+//      says that the server does not offer the task graph, and no error notification appears.
+//      Then the same through a CodeLens with e2e/graph_stand_in.py as the server (it answers the
+//      contract's graph of main), and back to the real server.
 // Environment: E2E_URL (code-server with the workspace open), E2E_WORKSPACE (its folder),
 // E2E_LOGS (code-server's log folder), E2E_ARTIFACTS (screenshots),
 // E2E_CHROMIUM (the browser).
@@ -20,6 +25,7 @@ const WORKSPACE = process.env.E2E_WORKSPACE;
 const LOGS = process.env.E2E_LOGS;
 const ARTIFACTS = process.env.E2E_ARTIFACTS || 'test-artifacts';
 const CHROMIUM = process.env.E2E_CHROMIUM || '/usr/bin/chromium';
+const TASK_GRAPH = process.env.E2E_TASK_GRAPH === '1';
 const FILE = 'scale.py';
 
 // What the server derives for scale.py (1-based line numbers).
@@ -34,7 +40,11 @@ const WARNING = { line: 13, column: 15, code: 'InParamWritten' };
 const DECLARATION_LINE = 10;
 const FIXED_DECLARATION = 'dst: pl.Out[pl.Tensor[[16, 64], pl.FP32]],';
 
-const CHECKS = 15;
+// main's tasks in scale.py, in program order: the call of scale, and accumulate's in the loop
+const GRAPH_TASKS = 2;
+const GRAPH_CLICK = { id: 1, line: 33 };
+
+const CHECKS = 21;
 const results = [];
 function check(name, ok, detail) {
     results.push({ name, ok });
@@ -399,6 +409,95 @@ function countOf(status, kind) {
             return { ok: JSON.stringify(seen) === JSON.stringify(EXPECTED_HINTS[33]), detail: JSON.stringify(seen) };
         }, 30000);
         check('hints after the restart', hintsAgain.ok, hintsAgain.detail);
+
+        // 9. Show Task Graph, beside the editor (with the cursor in main)
+        await page.click('.editor-instance .monaco-editor .view-lines');
+        await goTo(page, 31, 9);
+        await runCommand(page, 'PyPTO Lens: Show Task Graph');
+        const graphFrame = async () => {
+            for (const frame of page.frames()) {
+                const found = await frame.evaluate(() => document.getElementById('counts') !== null).catch(() => false);
+                if (found) {
+                    return frame;
+                }
+            }
+            return null;
+        };
+        if (TASK_GRAPH) {
+            const shown = await waitFor(page, 'task graph', async () => {
+                const frame = await graphFrame();
+                const tasks = frame ? await frame.evaluate(() => document.getElementById('counts').dataset.tasks || '') : '';
+                return { ok: tasks === String(GRAPH_TASKS), detail: `tasks shown: ${tasks || 'none'}`, frame };
+            }, 30000);
+            await shot(page, 'task-graph');
+            check(`the task graph of main shows ${GRAPH_TASKS} tasks`, shown.ok, shown.detail);
+            const node = shown.frame.locator(`.node[data-id="${GRAPH_CLICK.id}"]`);
+            await node.click();
+            const revealed = await waitFor(page, 'revealed call', async () => {
+                const where = await page.evaluate(() => {
+                    const item = document.getElementById('status.editor.selection');
+                    return item ? item.textContent : '';
+                });
+                return { ok: new RegExp(`Ln ${GRAPH_CLICK.line}, Col \\d+`).test(where), detail: where };
+            }, 15000);
+            check(`a click on task #${GRAPH_CLICK.id} reveals line ${GRAPH_CLICK.line}`, revealed.ok, revealed.detail);
+        } else {
+            const notice = await waitFor(page, 'task graph notice', async () => {
+                const frame = await graphFrame();
+                const text = frame ? await frame.evaluate(() => document.getElementById('notice').innerText) : '';
+                return { ok: text.includes('does not offer the task graph'), detail: text || 'no panel' };
+            }, 30000);
+            await shot(page, 'task-graph-unsupported');
+            check('without pyptoLens.taskGraph on the server, the panel says so', notice.ok, notice.detail);
+            const errors = await page.evaluate(() => [...document.querySelectorAll('.notifications-toasts .notification-list-item')]
+                .map((e) => e.innerText.replace(/\s+/g, ' ')).filter((t) => /task graph/i.test(t)));
+            check('... and no notification about it', errors.length === 0, JSON.stringify(errors));
+        }
+        await runCommand(page, 'View: Close All Editors');
+        await page.waitForTimeout(500);
+
+        // ... and with a server that answers the graph (the stand-in), from its CodeLens on main
+        const wrapper = path.join(path.dirname(WORKSPACE), 'python-graph-stand-in');
+        fs.writeFileSync(wrapper, '#!/bin/sh\ncase "$*" in *pypto_lens_server.py*) exec python3 -I '
+            + `"${path.join(__dirname, 'graph_stand_in.py')}" ;; esac\nexec python3 "$@"\n`, { mode: 0o755 });
+        fs.writeFileSync(settingsFile, JSON.stringify({ ...settings, 'pyptoLens.interpreter': [wrapper] }, null, 2));
+        await page.waitForTimeout(1500); // the restart a moment after the setting changed
+        await openFile(page, FILE);
+        const lens = await waitFor(page, 'task-graph CodeLens', async () => {
+            const texts = await page.evaluate(() => [...document.querySelectorAll('.codelens-decoration a')].map((a) => a.textContent));
+            return { ok: texts.some((t) => t.startsWith('Task graph: 2 tasks')), detail: JSON.stringify(texts) };
+        }, 30000);
+        check('the CodeLens of main (stand-in server)', lens.ok, lens.detail);
+        await page.locator('.codelens-decoration a', { hasText: 'Task graph: 2 tasks' }).first().click();
+        const drawn = await waitFor(page, 'task graph from the CodeLens', async () => {
+            const frame = await graphFrame();
+            const state = frame ? await frame.evaluate(() => ({
+                tasks: document.getElementById('counts').dataset.tasks || '',
+                nodes: document.querySelectorAll('#viewport .node').length,
+            })) : null;
+            return { ok: state !== null && state.tasks === '2' && state.nodes === 2, detail: JSON.stringify(state), frame };
+        }, 30000);
+        await shot(page, 'task-graph-stand-in');
+        check('the CodeLens opens the panel with main\'s 2 tasks', drawn.ok, drawn.detail);
+        await drawn.frame.locator('.node[data-id="1"]').click();
+        const jumpedToCall = await waitFor(page, 'revealed call', async () => {
+            const where = await page.evaluate(() => {
+                const item = document.getElementById('status.editor.selection');
+                return item ? item.textContent : '';
+            });
+            return { ok: /Ln 33, Col 21\b/.test(where), detail: where };
+        }, 15000);
+        check('a click on task #1 puts the cursor on its call (line 33, column 21)', jumpedToCall.ok, jumpedToCall.detail);
+        fs.writeFileSync(settingsFile, original);
+        await runCommand(page, 'View: Close All Editors');
+        await page.waitForTimeout(1500);
+        await openFile(page, FILE);
+        const realAgain = await waitFor(page, 'hints from the real server again', async () => {
+            const lines = await readLines(page);
+            const seen = lines && lines[33] ? lines[33].hints : null;
+            return { ok: JSON.stringify(seen) === JSON.stringify(EXPECTED_HINTS[33]), detail: JSON.stringify(seen) };
+        }, 30000);
+        check('back on the real server', realAgain.ok, realAgain.detail);
 
         // 8. a Python that cannot run the server: one notification that says what to do
         fs.writeFileSync(settingsFile, JSON.stringify({ ...settings, 'pyptoLens.interpreter': ['/nonexistent/python3'] }, null, 2));

@@ -69,8 +69,16 @@ for _ in $(seq 1 120); do
 done
 curl -sf "http://127.0.0.1:$port/healthz" >/dev/null || { echo "e2e: code-server did not answer" >&2; exit 1; }
 
+# The task-graph step needs the server's pyptoLens.taskGraph command: without it the e2e checks
+# that the panel says so instead (the server side lands separately).
+task_graph=0
+if python3 -I "$here/scripts/server_commands.py" "$here/bundled/tool/pypto_lens_server.py" | grep -qx 'pyptoLens.taskGraph'; then
+  task_graph=1
+fi
+echo "e2e: the bundled server offers pyptoLens.taskGraph: $([ "$task_graph" = 1 ] && echo yes || echo no)"
+
 status=0
-E2E_URL="http://127.0.0.1:$port/?folder=$tmp/workspace" E2E_WORKSPACE="$tmp/workspace" E2E_LOGS="$tmp/profile/data/logs" E2E_ARTIFACTS="$artifacts" E2E_CHROMIUM=/usr/bin/chromium \
+E2E_TASK_GRAPH=$task_graph E2E_URL="http://127.0.0.1:$port/?folder=$tmp/workspace" E2E_WORKSPACE="$tmp/workspace" E2E_LOGS="$tmp/profile/data/logs" E2E_ARTIFACTS="$artifacts" E2E_CHROMIUM=/usr/bin/chromium \
   timeout 300 node "$here/e2e/run.js" || status=$?
 
 # the extension's output channel and the extension host log, for the record

@@ -6,6 +6,7 @@ import { ExecuteCommandRequest, LanguageClient, State } from 'vscode-languagecli
 import { describe, Logger } from './logging';
 import { checkInterpreter, Check, Interpreter, MIN_VERSION, PythonEnvironments } from './python';
 import { keepTrace, startClient, stopClient } from './server';
+import { SHOW_TASK_GRAPH, TaskGraphView } from './taskGraph';
 import { mainFolder, needsRestart, readExtensionSettings, SECTION } from './settings';
 
 const RESTART_DELAY_MS = 1000;
@@ -28,6 +29,7 @@ class Lens {
     private readonly log = new Logger('PyPTO Lens');
     private readonly python = new PythonEnvironments(this.log);
     private readonly explanations: Explanations;
+    private readonly taskGraph: TaskGraphView;
     private client: LanguageClient | undefined;
     private clientListeners: vscode.Disposable | undefined;
     private restartTimer: NodeJS.Timeout | undefined;
@@ -37,6 +39,7 @@ class Lens {
 
     constructor(private readonly context: vscode.ExtensionContext) {
         this.explanations = new Explanations(vscode.Uri.joinPath(context.globalStorageUri, 'explanations'));
+        this.taskGraph = new TaskGraphView(context.extensionUri, () => this.client, this.log);
     }
 
     async activate(): Promise<void> {
@@ -48,6 +51,9 @@ class Lens {
             vscode.commands.registerCommand('pyptoLens.restart', () => this.restart('the Restart Server command', true)),
             vscode.commands.registerCommand('pyptoLens.showOutput', () => log.show()),
             vscode.commands.registerCommand('pyptoLens.explainAtCursor', () => this.explainAtCursor()),
+            this.taskGraph,
+            // also the server's CodeLens command, with a `{uri, function}` argument
+            vscode.commands.registerCommand(SHOW_TASK_GRAPH, (argument?: unknown) => this.taskGraph.show(argument)),
             vscode.workspace.onDidChangeConfiguration((event) => {
                 if (event.affectsConfiguration(SECTION)) {
                     log.setLevel(readExtensionSettings().logLevel);
@@ -104,6 +110,7 @@ class Lens {
         try {
             this.client = await startClient(this.context.extensionPath, interpreter.command, settings, log);
             this.clientListeners = keepTrace(this.client, log);
+            this.taskGraph.serverChanged();
         } catch (error) {
             // vscode-languageclient has already shown its notification, with a button to this output
             log.error('the server did not start', error);
