@@ -549,6 +549,8 @@ class FunctionLowering:
                 attrs.setdefault("core_num", self.expr_attr(call.args[0]))
         elif path in ("pl.scope", "pl.manual_scope"):
             kind = "runtime"
+            if path == "pl.manual_scope":  # the same as pl.scope(mode=pl.ScopeMode.MANUAL) (G11)
+                attrs["mode"] = "pl.ScopeMode.MANUAL"
         elif path in ("pl.incore", "pl.auto_incore"):
             self.problems.append(("Unsupported", f"{path}() was removed from PyPTO: use pl.at(level=pl.Level.CORE_GROUP)",
                                   item.context.span))

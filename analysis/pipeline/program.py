@@ -14,6 +14,7 @@ from ..registry.registry import Registry
 from ..syntax.nodes import Span
 from . import use_discipline
 from .calls import callee_evidence, derive_calls, is_tensor_arg
+from .hazards import graphs_with_hazards
 from .in_param_written import InParamWrite, applies, check
 from .model import CallResult, Evidence, Fn, FnParam
 from .normalise import normalise
@@ -45,6 +46,7 @@ class ProgramResult:
     in_param_written: list[InParamWrite]
     problems: list[Problem] = field(default_factory=list)
     operators: list["OperatorUse"] = field(default_factory=list)
+    graphs: list = field(default_factory=list)  # task_graph.TaskGraph of each orchestration-like function
 
 
 @dataclass(frozen=True)
@@ -150,7 +152,8 @@ def analyse_program(name: str, functions: list[ir.Function], registry: Registry,
 
     problems = _problems(state, analysed, results)
     problems.extend(_stale_uses(state))
-    return ProgramResult(name, state.fns, results, writes, problems, _operator_uses(state))
+    return ProgramResult(name, state.fns, results, writes, problems, _operator_uses(state),
+                         graphs_with_hazards(state, results))
 
 
 def _operator_uses(state: ProgramState) -> list[OperatorUse]:
