@@ -28,6 +28,7 @@ from ..syntax.recovery import parse_recovering
 from ..syntax.nodes import Span
 from ..registry.bundled import bundled_locations, bundled_source
 from .explain import operator_markdown
+from .graphs import place_graphs
 from .results import (ArgHint, CallSite, Diagnostic, DocumentAnalysis, Explanation, Location, OperatorSite, Range,
                       SignatureChange, Step)
 from .text import code_end
@@ -159,11 +160,13 @@ class DocumentAnalyzer:
             placed = self.caches.placed.get(key)
             if placed is None or placed[0] is not result:  # (an id may be reused once a result is gone)
                 placed = self.caches.placed[key] = (result, _place(program, functions, units, lines, result, alias))
-            calls, signatures, found, operators = placed[1]
+            calls, signatures, found, operators, (graphs, hazards, notes) = placed[1]
             analysis.calls.extend(calls)
             analysis.signatures.extend(signatures)
-            analysis.diagnostics.extend(found)
+            analysis.diagnostics.extend(found + hazards)
             analysis.operators.extend(operators)
+            analysis.graphs.extend(graphs)
+            analysis.optional_diagnostics.extend(notes)
             if program.kind == "module":
                 self.module_functions = {name: result.fns[name] for name in functions if name in result.fns}
                 self.module_offsets = {name: units[src.unit].start for name, (src, _) in functions.items()}
@@ -405,7 +408,9 @@ def _place(program: ProgramDecl, functions, units, lines: list[str], result: Pro
         if r is not None:
             markdown = operator_markdown(use.dsl, use.op_name, use.info, use.effects, _declared(use))
             operators.append(OperatorSite(r, use.op_name, markdown))
-    return calls, signatures, diagnostics, operators
+    extents = {name: Range(units[src.unit].start, 0, units[src.unit].end - 1, 0)
+               for name, (src, _) in functions.items()}
+    return calls, signatures, diagnostics, operators, place_graphs(result.graphs, places, lines, extents)
 
 
 def _declared(use) -> str:
