@@ -2,6 +2,7 @@
 
   pypto-lens check PATH... [--format text|json] [--fail-on warning|error|never] [--scalar]
   pypto-lens explain FILE:LINE[:COL]
+  pypto-lens graph FILE[:FUNCTION] [--format text|json|dot|mermaid] [--information] [--reduced]
   pypto-lens registry PYPTO_CHECKOUT [--output FILE]
   pypto-lens serve [--tcp|--ws] [--host H] [--port P]
 """
@@ -18,6 +19,7 @@ from typing import Iterator, Optional
 from ..workspace.results import CallSite, DocumentAnalysis
 from ..workspace.workspace import Workspace, path_to_uri
 from . import render
+from .graph import add_graph_command
 
 _SKIP_DIRS = {".git", ".hg", ".svn", ".venv", "venv", "node_modules", "__pycache__", ".tox", ".mypy_cache",
               "build", "dist"}
@@ -57,6 +59,9 @@ def cmd_check(args) -> int:
         if analysis is None:
             reports.append({"file": str(path), "error": "could not be read"})
             continue
+        if args.information:  # a copy: the workspace keeps its analysis
+            analysis = dataclasses.replace(analysis, diagnostics=sorted(
+                analysis.diagnostics + analysis.optional_diagnostics, key=lambda d: (d.range.line, d.range.col)))
         for d in analysis.diagnostics:
             worst = max(worst, {"error": 2, "warning": 1}.get(d.severity, 0))
         if args.format == "json":
@@ -152,10 +157,13 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--exit-zero", dest="fail_on", action="store_const", const="never",
                        help="always exit 0 (same as --fail-on never)")
     check.add_argument("--scalar", action="store_true", help="also list Scalar arguments")
+    check.add_argument("--information", action="store_true",
+                       help="also report information-level hazards (off by default: uncertain overlap or order)")
     check.set_defaults(run=cmd_check)
     explain = sub.add_parser("explain", help="how each direction of the call on a line was derived")
     explain.add_argument("location", metavar="FILE:LINE[:COL]")
     explain.set_defaults(run=cmd_explain)
+    add_graph_command(sub)
     registry = sub.add_parser("registry", help="the operator registry of a PyPTO checkout, validated")
     registry.add_argument("checkout", help="a PyPTO checkout (its src/ holds the REGISTER_OP sources)")
     registry.add_argument("--output", "-o", help="write the JSON here instead of printing it")
