@@ -132,3 +132,25 @@ def test_regions_overlap_cover_and_compose():
     assert block.box == ((16, 24), (0, 64)) and overlap(block, bottom) == "certain"
     assert compose(bottom, sliced(WHOLE, [ir.Const(4)], [ir.Const(2)])).box == ((18, 22),)
     assert compose(reinterpreted(WHOLE), top).kind == "unknown" and compose(top, WHOLE) == top
+    flat = reinterpreted(WHOLE, ("tensor.reshape", 8, 128))  # the same reshape twice: one coordinate system
+    assert overlap(compose(flat, top), compose(reinterpreted(WHOLE, ("tensor.reshape", 8, 128)), top)) == "certain"
+    assert overlap(compose(flat, top), compose(flat, bottom)) == "none"
+    assert overlap(compose(flat, top), compose(reinterpreted(WHOLE, ("tensor.reshape", 128, 8)), top)) == "unknown"
+    assert overlap(compose(flat, top), top) == "unknown" and not covers(compose(flat, top), top)
+
+
+def test_the_hover_line_and_the_lookups_a_server_needs():
+    from analysis.workspace.workspace import Workspace, path_to_uri
+    analysis = Workspace([Z1.parent]).analysis(path_to_uri(Z1))
+    line = _line_of(Z1, "task: w1") - 1
+    col = Z1.read_text(encoding="utf-8").split("\n")[line].index("pl.submit") + 3
+    graph = analysis.graph_at(line)
+    assert graph is not None and graph.function == "main" and analysis.graph_at(0) is None
+    task = graph.task_at(line, col)
+    assert (task.id, task.name, task.kind, task.tid) == (2, "bump", "submit", "later")
+    w0, reader = _line_of(Z1, "task: w0"), _line_of(Z1, "task: reader")
+    assert graph.hover_line(task) == f"Task #2 waits for #0 fill (line {w0}); races with #1 fill (line {reader})"
+    (diag,) = [d for d in analysis.diagnostics if d.code == "UnorderedWriteAfterRead" and d.range.line == line]
+    assert diag.data["setting"] == "hazards.unorderedWriteAfterRead" and diag.data["fix"]["tid"] == "seen"
+    assert [s.label for s in diag.related] == ["earlier access", "buffer"]
+    assert diag.related[0].location.range.line == reader - 1

@@ -16,7 +16,8 @@ from typing import Optional
 from ..ir import nodes as ir
 from .model import Dispatch, Fn
 from .normalise import const_trip_count
-from .runtime_buffers import (UNKNOWN_REGION, WHOLE, Region, compose, reinterpreted, sliced, subscript)
+from .runtime_buffers import (UNKNOWN_REGION, WHOLE, Region, compose, layout_key, reinterpreted, sliced,
+                              subscript)
 from .types import infer_types, resolve_op, subscript_is_slice
 
 
@@ -206,7 +207,8 @@ class _Walk:
             source = next(iter(args.values()), None)
             if isinstance(source, ir.Ref) and source.var in self.alias and var is not None:
                 k, region = self.alias[source.var]
-                self.alias[var] = (k, reinterpreted(region))
+                shape = [args[n] for n in ("shape", "axis1", "axis2") if n in args]
+                self.alias[var] = (k, reinterpreted(region, layout_key(name, shape)))
             return
         # the shape of tiles, for stores that name none
         if var is not None and name.startswith("tile."):

@@ -40,14 +40,21 @@ Interval = tuple[int, Optional[int]]  # [start, stop); stop None: to the end of 
 
 @dataclass(frozen=True)
 class Region:
-    """`box` covers base dimensions 0..len(box)-1 (the others are whole); `visible` lists the base
-    dimensions the view indexes, in order (a scalar index drops one); dimensions past the box
-    follow. `sliceable` is False after a reshape or transpose (its indices are not the base's)."""
+    """`box` covers dimensions 0..len(box)-1 (the others are whole); `visible` lists the dimensions
+    the view indexes, in order (a scalar index drops one); dimensions past the box follow.
+    `layout` says whose coordinates these are: None, the base's; after a reshape or transpose of
+    the whole buffer, that reinterpretation's (a key: the op and its constant shape), and boxes
+    compare only within one layout; UNKNOWN_LAYOUT when the shape is not constant (slices of it
+    are unknown)."""
 
     kind: str  # 'whole' | 'box' | 'unknown'
     box: tuple[Interval, ...] = ()
     visible: tuple[int, ...] = ()
-    sliceable: bool = True
+    layout: Optional[tuple] = None
+
+    @property
+    def sliceable(self) -> bool:
+        return self.layout != UNKNOWN_LAYOUT
 
     def text(self) -> str:
         if self.kind != "box":
@@ -57,6 +64,7 @@ class Region:
         return "[" + ", ".join(p if p != "0:" else ":" for p in parts) + "]"
 
 
+UNKNOWN_LAYOUT = ("?",)
 WHOLE = Region("whole")
 UNKNOWN_REGION = Region("unknown")
 
@@ -111,7 +119,7 @@ def subscript(region: Region, index: list) -> Region:
                 return UNKNOWN_REGION
             box[d] = (start + k, start + k + 1)  # a scalar index drops the dimension
     rest = [region.visible[j] for j in range(len(index), len(region.visible))]
-    return _make(box, kept + rest)
+    return _make(box, kept + rest, region.layout)
 
 
 def sliced(region: Region, shape: list, offsets: list) -> Region:
@@ -128,23 +136,42 @@ def sliced(region: Region, shape: list, offsets: list) -> Region:
         start, _ = box.get(d, (0, None))
         box[d] = (start + o, start + o + e)
         kept.append(d)
-    return _make(box, kept)
+    return _make(box, kept, region.layout)
 
 
-def _make(box: dict, visible: list) -> Region:
+def _make(box: dict, visible: list, layout: Optional[tuple] = None) -> Region:
     if not box:
-        return WHOLE
+        return Region("whole", layout=layout)
     size = max(box) + 1
     intervals = tuple(box.get(d, (0, None)) for d in range(size))
     if all(i == (0, None) for i in intervals):
-        return WHOLE
-    return Region("box", intervals, tuple(visible))
+        return Region("whole", layout=layout)
+    return Region("box", intervals, tuple(visible), layout)
 
 
-def reinterpreted(region: Region) -> Region:
-    """A reshape, view or transpose: the whole buffer stays whole; anything else is unknown."""
+def layout_key(op_name: str, operands: list) -> Optional[tuple]:
+    """The key of a reinterpretation: the op and its operands after the input (a shape, axes),
+    when all are constant integers."""
+    values: list = []
+    for operand in operands:
+        items = operand.elts if isinstance(operand, ir.TupleExpr) else [operand]
+        for item in items:
+            value = _int(item)
+            if value is None:
+                return None
+            values.append(value)
+        values.append(";")
+    return (op_name, *values)
+
+
+def reinterpreted(region: Region, key: Optional[tuple] = None) -> Region:
+    """A reshape, view or transpose (`key`: the op and its constant shape or axes, None if not
+    constant): the whole buffer stays whole, in the coordinates of that layout; a part of it is
+    unknown."""
     if region.kind == "whole":
-        return Region("whole", sliceable=False)
+        if key is None or region.layout == UNKNOWN_LAYOUT:
+            return Region("whole", layout=UNKNOWN_LAYOUT)
+        return Region("whole", layout=key if region.layout is None else region.layout + key)
     return UNKNOWN_REGION
 
 
@@ -153,7 +180,7 @@ def compose(outer: Region, inner: Region) -> Region:
     the parameter was bound to."""
     if inner.kind == "whole":
         return outer
-    if inner.kind == "unknown" or outer.kind == "unknown" or not outer.sliceable:
+    if inner.kind != "box" or inner.layout is not None or outer.kind == "unknown" or not outer.sliceable:
         return UNKNOWN_REGION
     box = {d: _dim(outer, d) for d in range(len(outer.box))}
     for j, (start, stop) in enumerate(inner.box):
@@ -163,14 +190,14 @@ def compose(outer: Region, inner: Region) -> Region:
         if o_stop is not None and new_stop is not None:
             new_stop = min(new_stop, o_stop)
         box[d] = (o_start + start, new_stop)
-    return _make(box, [_base_dim(outer, j) for j in range(len(outer.visible))])
+    return _make(box, [_base_dim(outer, j) for j in range(len(outer.visible))], outer.layout)
 
 
 def overlap(a: Region, b: Region) -> str:
     """G3 on one base: 'none' (disjoint boxes), 'certain', or 'unknown' (run-time offsets)."""
     if a.kind == "whole" or b.kind == "whole":
         return "certain"  # every part of a buffer lies inside the whole of it
-    if a.kind == "unknown" or b.kind == "unknown":
+    if a.kind == "unknown" or b.kind == "unknown" or a.layout != b.layout:
         return "unknown"
     for d in range(max(len(a.box), len(b.box))):
         (s1, e1), (s2, e2) = _dim(a, d), _dim(b, d)
@@ -183,7 +210,7 @@ def covers(outer: Region, inner: Region) -> bool:
     """Does `outer` contain `inner` (an InOut removes the entries it covers, G5)?"""
     if outer.kind == "whole":
         return True
-    if outer.kind != "box" or inner.kind != "box":
+    if outer.kind != "box" or inner.kind != "box" or outer.layout != inner.layout:
         return False
     for d in range(max(len(outer.box), len(inner.box))):
         (s1, e1), (s2, e2) = _dim(outer, d), _dim(inner, d)

@@ -31,7 +31,8 @@ from .footprints import UNKNOWN_FOOTPRINT, WHOLE_FOOTPRINT, Footprint, Footprint
 from .model import CallResult, Dispatch, Fn
 from .normalise import const_trip_count
 from .runtime_buffers import (NO_TID, UNKNOWN_REGION, WHOLE, WILD, WILD_TID, Base, BufferValue, Region,
-                              TidValue, TupleValue, covers, join, overlap, reinterpreted, sliced, subscript)
+                              TidValue, TupleValue, covers, join, layout_key, overlap, reinterpreted, sliced,
+                              subscript)
 from .types import expr_type, resolve_op, subscript_is_slice
 
 # -- what the stage gives ---------------------------------------------------------------------
@@ -458,7 +459,10 @@ class _Builder:
         if name in ("tensor.view", "tensor.reshape", "tensor.transpose", "tensor.reinterpret_view") \
                 or self.registry.is_view(view.op_name):
             source = self.expr_value(view.arg_for(0))
-            return source.map(reinterpreted) if isinstance(source, BufferValue) else None
+            names = view.resolved.op.arg_names if view.resolved.op is not None else ()
+            key = layout_key(name, [a for a, i in view.arguments()
+                                    if i is not None and i < len(names) and names[i] in ("shape", "axis1", "axis2")])
+            return source.map(lambda region: reinterpreted(region, key)) if isinstance(source, BufferValue) else None
         alias = self.registry.result_alias(view.op_name)
         if alias is not None:  # tensor.assemble at this level writes nothing itself: it names its target
             source = self.expr_value(view.arg_for(alias))
