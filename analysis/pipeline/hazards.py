@@ -223,5 +223,8 @@ def graphs_with_hazards(state, results) -> list[TaskGraph]:
     out = []
     for graph, sim in task_graphs(state, results):
         graph.hazards = find_hazards(graph, sim)
+        if graph.hazards:
+            graph.notes.append("the default pipeline: AutoDeriveTaskDependencies (G12), which would add compiler "
+                               "edges for these pairs, is off unless switched on")
         out.append(graph)
     return out
