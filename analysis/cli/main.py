@@ -2,6 +2,7 @@
 
   pypto-lens check PATH... [--format text|json] [--fail-on warning|error|never] [--scalar] [--jobs N]
   pypto-lens explain FILE:LINE[:COL]
+  pypto-lens graph FILE[:FUNCTION]... [--format text|json|dot|mermaid] [--information] [--reduced]
   pypto-lens registry PYPTO_CHECKOUT [--output FILE]
 
 (`pypto-lens serve`, the language server, is added by pypto_lens.entry: the CLI does not know the server.)
@@ -19,6 +20,7 @@ from typing import Iterator, Optional
 from ..workspace.results import CallSite, DocumentAnalysis
 from ..workspace.workspace import Workspace, path_to_uri
 from . import parallel, render
+from .graph import add_graph_command
 
 _SKIP_DIRS = {".git", ".hg", ".svn", ".venv", "venv", "node_modules", "__pycache__", ".tox", ".mypy_cache",
               "build", "dist"}
@@ -63,7 +65,8 @@ def cmd_check(args) -> int:
         raise UsageError("--jobs must be at least 1")
     worst = 0  # 0 nothing, 1 warning, 2 error
     reports = []
-    for report in parallel.reports(files, _workspace_for(args.paths).roots, jobs, args.format, args.scalar):
+    style = parallel.Style(args.format, args.scalar, args.information)
+    for report in parallel.reports(files, _workspace_for(args.paths).roots, jobs, style):
         worst = max(worst, report.worst)
         if args.format == "json":
             reports.append(report.json)
@@ -145,12 +148,15 @@ def build_parser() -> tuple[argparse.ArgumentParser, "argparse._SubParsersAction
     check.add_argument("--exit-zero", dest="fail_on", action="store_const", const="never",
                        help="always exit 0 (same as --fail-on never)")
     check.add_argument("--scalar", action="store_true", help="also list Scalar arguments")
+    check.add_argument("--information", action="store_true",
+                       help="also report information-level hazards (off by default: uncertain overlap or order)")
     check.add_argument("--jobs", "-j", type=int, metavar="N",
                        help="analyse files in N processes (default: the number of cores); same output as one")
     check.set_defaults(run=cmd_check)
     explain = sub.add_parser("explain", help="how each direction of the call on a line was derived")
     explain.add_argument("location", metavar="FILE:LINE[:COL]")
     explain.set_defaults(run=cmd_explain)
+    add_graph_command(sub)
     registry = sub.add_parser("registry", help="the operator registry of a PyPTO checkout, validated")
     registry.add_argument("checkout", help="a PyPTO checkout (its src/ holds the REGISTER_OP sources)")
     registry.add_argument("--output", "-o", help="write the JSON here instead of printing it")
