@@ -2,6 +2,8 @@
 # kernel and assembled once into a target becomes a slice view of the target, so the kernel
 # writes the target itself and a later reader of the target waits on it (G3, G4); a buffer
 # assembled twice is not fused (the assembles then write nothing the runtime sees).
+# verified with the oracle (--pipeline), PyPTO e2d0f78: it accepts the program and derives the
+# directions PyPTO Lens shows, call by call.
 import pypto.language as pl
 
 R = 16

@@ -2,6 +2,8 @@
 # G3 (slices keep their base: two slices of one buffer meet in the map; disjoint constant
 # slices do not), B1 (the compiler calls each slice a root of its own, so both writers are
 # first writers: OutputExisting).
+# verified with the oracle (--pipeline), PyPTO e2d0f78: it accepts the program and derives the
+# directions PyPTO Lens shows, call by call.
 import pypto.language as pl
 
 R = 16

@@ -3,6 +3,8 @@
 # to InOut: its edge on the first is a write-after-write, kind waw), G3/G5 (an InOut on a
 # slice covers only the slice: the whole-buffer entry stays, and a reader of the whole
 # buffer waits on both).
+# verified with the oracle (--pipeline), PyPTO e2d0f78: it accepts the program and derives the
+# directions PyPTO Lens shows, call by call.
 import pypto.language as pl
 
 R = 16

@@ -2,6 +2,8 @@
 # entries stay), Z2 (so a second writer that is OutputExisting is not ordered after the
 # first: here the compiler sees two roots, a slice and its buffer (B1), so no C7 promotion
 # happens, while the runtime sees one base address), G4 (a later reader waits on both).
+# verified with the oracle (--pipeline), PyPTO e2d0f78: it accepts the program and derives the
+# directions PyPTO Lens shows, call by call.
 import pypto.language as pl
 
 R = 16

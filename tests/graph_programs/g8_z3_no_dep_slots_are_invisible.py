@@ -1,6 +1,8 @@
 # Rules: G8 (a NoDep slot waits on its creator only: no lookup, no insert), Z3 (so a NoDep
 # read does not wait for the write before it, and a NoDep write is not seen by the reader
 # after it), G4 (a tracked read after a tracked write does wait).
+# verified with the oracle (--pipeline), PyPTO e2d0f78: it accepts the program and derives the
+# directions PyPTO Lens shows, call by call.
 import pypto.language as pl
 
 R = 16

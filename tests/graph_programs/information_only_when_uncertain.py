@@ -1,6 +1,8 @@
 # Rules: precision (runtime.md §5): an unordered pair whose overlap depends on run-time
 # offsets, or where one task runs under a condition the other does not, or which spans two
 # iterations, is at most information (off by default), never a warning.
+# verified with the oracle (--pipeline), PyPTO e2d0f78: it accepts the program and derives the
+# directions PyPTO Lens shows, call by call.
 import pypto.language as pl
 
 R = 16
@@ -31,9 +33,9 @@ def put_row(src: pl.Tensor[[R, C], pl.FP32], row: pl.Scalar[pl.INDEX], dst: pl.O
 @pl.jit
 def main(  # expect-graph: hazards=4
     x: pl.Tensor[[R, C], pl.FP32],
-    flag: pl.Scalar[pl.INDEX],
-    n: pl.Scalar[pl.INDEX],
     out: pl.Out[pl.Tensor[[4 * R, C], pl.FP32]],
+    flag: pl.Scalar[pl.INDEX] = pl.RUNTIME,
+    n: pl.Scalar[pl.INDEX] = pl.RUNTIME,
 ):
     for i in pl.parallel(4):
         out = put_row(x, i * R, out)  # expect-hazard: UnorderedWriteAfterWrite self out information carried

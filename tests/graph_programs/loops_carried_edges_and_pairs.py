@@ -4,6 +4,8 @@
 # C2/G6/Z2 (a first writer in a pl.parallel body is OutputExisting in every iteration: the
 # iterations are unordered, at most information, precision §5), Z1 within one iteration (a
 # warning) and across iterations (information).
+# verified with the oracle (--pipeline), PyPTO e2d0f78: it accepts the program and derives the
+# directions PyPTO Lens shows, call by call.
 import pypto.language as pl
 
 R = 16

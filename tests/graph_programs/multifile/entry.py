@@ -1,6 +1,8 @@
 # Multi-file case: kernels imported from a sibling module. Their directions come from the
 # workspace as for the hints, and their footprints from their own text: a write of the
 # rows another task reads is a hazard (Z1), a write of other rows is not.
+# verified with the oracle (--pipeline), PyPTO e2d0f78: it accepts the program and derives the
+# directions PyPTO Lens shows, call by call.
 import pypto.language as pl
 
 from kernels import C, R, read_top, write_bottom, write_top
