@@ -92,7 +92,7 @@ def test_check_json_carries_hazard_warnings_and_information_on_request():
     z1, quiet = json.loads(proc.stdout)
     hazards = [d for d in z1["diagnostics"] if d["code"] == "UnorderedWriteAfterRead"]
     assert [(d["line"], d["severity"]) for d in hazards] == [(_line_of(Z1, "task: w1"), "warning"),
-                                                             (_line_of(Z1, "buf = fill(x, buf)  # expect"), "warning")]
+                                                             (_line_of(Z1, "buf = self.fill(x, buf)  # expect"), "warning")]
     assert not [d for d in quiet["diagnostics"] if d["code"].startswith("Unordered")]  # off by default
     proc = _lens("check", "--format", "json", "--fail-on", "never", "--information", str(info))
     (loud,) = json.loads(proc.stdout)
