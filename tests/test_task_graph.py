@@ -110,6 +110,58 @@ def test_dot_and_mermaid_draw_every_task_edge_and_hazard():
     assert "main: 5 tasks, 4 edges, 2 hazards" in text and "waits for #0 (raw buf, G4)" in text
 
 
+UNRESOLVED_DEPS = """import pypto.language as pl
+
+
+@pl.program
+class Unresolved:
+    @pl.function(type=pl.FunctionType.InCore)
+    def fill(self, src: pl.Tensor[[16, 64], pl.FP32],
+             dst: pl.Out[pl.Tensor[[16, 64], pl.FP32]]) -> pl.Tensor[[16, 64], pl.FP32]:
+        t = pl.load(src, [0, 0], [16, 64])
+        dst = pl.store(t, [0, 0], dst)
+        return dst
+
+    @pl.function(type=pl.FunctionType.InCore)
+    def bump(self, acc: pl.InOut[pl.Tensor[[16, 64], pl.FP32]]) -> pl.Tensor[[16, 64], pl.FP32]:
+        t = pl.load(acc, [0, 0], [16, 64])
+        acc = pl.store(pl.add(t, t), [0, 0], acc)
+        return acc
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def main(self, x: pl.Tensor[[16, 64], pl.FP32]) -> pl.Tensor[[16, 64], pl.FP32]:
+        g = pl.create_tensor([16, 64], dtype=pl.FP32)
+        g = self.fill(x, g)
+        h = pl.create_tensor([16, 64], dtype=pl.FP32)
+        h, th = pl.submit(self.fill, g, h)
+        g, tg = pl.submit(self.bump, g, deps=[mystery_task_id()])
+        k = pl.create_tensor([16, 64], dtype=pl.FP32)
+        k = self.fill(x, k)
+        m = pl.create_tensor([16, 64], dtype=pl.FP32)
+        m, tm = pl.submit(self.fill, k, m)
+        k, tk = pl.submit(self.bump, k)
+        return g
+"""
+
+
+def test_a_deps_entry_the_analysis_cannot_resolve_may_order_anything(tmp_path):
+    """G9: a task id the analysis cannot name may be the reader's, so the write after the read is
+    not reported (Z1 needs no possible path); the same pair without it is. PyPTO rejects the call
+    in deps=, so this shape lives here, not among the graph programs, which PyPTO accepts."""
+    path = tmp_path / "unresolved_deps.py"
+    path.write_text(UNRESOLVED_DEPS, encoding="utf-8")
+    proc = _lens("graph", f"{path}:main", "--format", "json", "--information")
+    assert proc.returncode == 0, proc.stderr
+    (graph,) = json.loads(proc.stdout)
+    line = _line_of(path, "mystery_task_id()")
+    (wild,) = [t for t in graph["tasks"] if t["line"] == line]
+    assert wild["waits_on_unknown"] and not [e for e in graph["edges"] if e["to"] == wild["id"] and e["rule"] == "G9"]
+    assert [t["waits_on_unknown"] for t in graph["tasks"]].count(True) == 1
+    (hazard,) = graph["hazards"]  # the control pair, after it: the unknown entry orders only its own task
+    assert hazard["code"] == "UnorderedWriteAfterRead" and hazard["buffer"] == "k"
+    assert graph["tasks"][hazard["second"]]["line"] == _line_of(path, "pl.submit(self.bump, k)")
+
+
 def test_graph_of_a_missing_function_is_a_usage_error():
     proc = _lens("graph", f"{Z1}:nowhere")
     assert proc.returncode == 2 and "no orchestration-like function named nowhere" in proc.stderr
