@@ -218,6 +218,7 @@ def test_regions_overlap_cover_and_compose():
 
 
 def test_the_hover_line_and_the_lookups_a_server_needs():
+    from pypto_lens.presentation.graph_view import hover_line
     from pypto_lens.workspace.workspace import Workspace, path_to_uri
     analysis = Workspace([Z1.parent]).analysis(path_to_uri(Z1))
     line = _line_of(Z1, "task: w1") - 1
@@ -227,7 +228,7 @@ def test_the_hover_line_and_the_lookups_a_server_needs():
     task = graph.task_at(line, col)
     assert (task.id, task.name, task.kind, task.tid) == (2, "bump", "submit", "later")
     w0, reader = _line_of(Z1, "task: w0"), _line_of(Z1, "task: reader")
-    assert graph.hover_line(task) == f"Task #2 waits for #0 fill (line {w0}); races with #1 fill (line {reader})"
+    assert hover_line(graph, task) == f"Task #2 waits for #0 fill (line {w0}); races with #1 fill (line {reader})"
     (diag,) = [d for d in analysis.diagnostics if d.code == "UnorderedWriteAfterRead" and d.range.line == line]
     assert diag.data["setting"] == "hazards.unorderedWriteAfterRead" and diag.data["fix"]["tid"] == "seen"
     assert [s.label for s in diag.related] == ["earlier access", "buffer"]

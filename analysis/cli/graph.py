@@ -11,6 +11,7 @@ import json
 import sys
 from pathlib import Path
 
+from ..presentation.graph_view import graph_json
 from ..workspace.graphs import PlacedGraph
 from ..workspace.workspace import Workspace, path_to_uri
 
@@ -163,7 +164,7 @@ def cmd_graph(args) -> int:
         found.extend((file, g) for g in graphs)
     information = args.information
     if args.format == "json":
-        json.dump([g.to_json(file, information) for file, g in found], sys.stdout, indent=1, ensure_ascii=False)
+        json.dump([graph_json(g, file, information) for file, g in found], sys.stdout, indent=1, ensure_ascii=False)
         print()
         return 0
     if not found:

@@ -38,11 +38,13 @@ TASK_WINDOW = 16384  # PTO2_TASK_WINDOW_SIZE: a scope deadlocks at window - 1 ta
 
 @dataclass(frozen=True)
 class Fix:
+    """What would order the pair (presentation/graph_view.py words it, hazard_fixes.py edits it)."""
+
     kind: str  # 'add-dep' | 'make-inout'
-    title: str
     tid: Optional[str] = None  # add-dep: the earlier task's id variable
     callee: Optional[str] = None  # make-inout: the function and parameter to declare InOut
     param: Optional[str] = None
+    annotation: Optional[tuple[str, Span]] = None  # make-inout: (owner, span) of that parameter's annotation
 
 
 @dataclass(frozen=True)
@@ -183,13 +185,20 @@ def _fix(code: str, a_inst: Instance, a, b_inst: Instance, b, carried: bool) -> 
     visible = A.tid is not None and not carried and a_inst.markers <= b_inst.markers and \
         B.loops[:len(A.loops)] == A.loops
     if visible and B.kind in ("submit", "dispatch") and code != "ScopeWindowExceeded":
-        return Fix("add-dep", f"Add {A.tid} to deps= of {B.name}", tid=A.tid)
+        return Fix("add-dep", tid=A.tid)
     if code == "UnorderedWriteAfterRead" and b.tag == "InOut" and a.tag == "Input" and A.kind in ("call", "submit") \
             and A.callee is not None and A.callee.origin == "user":
         param = A.args[a.arg].param
-        return Fix("make-inout", f"Declare {A.callee.name}.{param} InOut, so that {B.name} waits for this read",
-                   callee=A.callee.name, param=param)
+        return Fix("make-inout", callee=A.callee.name, param=param, annotation=_annotation(A.callee, param))
     return None
+
+
+def _annotation(callee, param: str) -> Optional[tuple[str, Span]]:
+    """Where the callee declares the parameter's type (the make-inout edit replaces it)."""
+    source = callee.source
+    k = source.param_index(param) if source is not None else None
+    span = source.params[k].annotation_span if k is not None else None
+    return (callee.owner, span) if span is not None else None
 
 
 def _root(base) -> Optional[tuple[str, Span, str]]:

@@ -4,7 +4,8 @@ The analysis gives graphs in unit-relative spans (pipeline/task_graph.py);
 this places them in the document, fills the tasks' lines into the hazard
 messages, and turns each hazard into a Diagnostic at the later access with
 related information at the earlier access and at the buffer's allocation.
-`PlacedGraph.to_json` is the task-graph JSON of notes/graph_contract.md.
+presentation/graph_view.py makes the task-graph JSON of notes/graph_contract.md
+and the hover's line from them.
 """
 from __future__ import annotations
 
@@ -76,53 +77,11 @@ class PlacedGraph:
                 best = task
         return best
 
-    def hover_line(self, task: PlacedTask, information: bool = False) -> str:
-        """One line for a call's hover: which earlier tasks it waits for, and which it races with."""
-        waits = sorted({e.src for e in self.edges if e.dst == task.id and not e.carried and e.src != task.id})
-        races = sorted({h.hazard.first if h.hazard.second == task.id else h.hazard.second
-                        for h in self.shown_hazards(information)
-                        if task.id in (h.hazard.first, h.hazard.second) and h.hazard.code != "ScopeWindowExceeded"})
-        text = f"Task #{task.id} waits for " + (", ".join(self._name(t) for t in waits) if waits else "no earlier task")
-        if races:
-            text += "; races with " + ", ".join(self._name(t) for t in races)
-        return text
 
-    def _name(self, task_id: int) -> str:
-        t = self.tasks[task_id]
-        return f"#{t.id} {t.name} (line {t.range.line + 1})"
-
-    def to_json(self, file: str, information: bool = False) -> dict:
-        """The task-graph JSON (notes/graph_contract.md); positions are 1-based."""
-        return {
-            "function": self.function, "file": file, "line": self.range.line + 1, "host": self.host,
-            "manual": bool(self.tasks) and all(t.manual for t in self.tasks),
-            "tasks": [{
-                "id": t.id, "name": t.name, "kind": t.kind,
-                "line": t.range.line + 1, "col": t.range.col + 1,
-                "end_line": t.range.end_line + 1, "end_col": t.range.end_col + 1,
-                "loops": list(t.loops), "branch": t.branch, "manual": t.manual, "tid": t.tid,
-                "waits_on_unknown": t.waits_on_unknown, "elsewhere": t.elsewhere,
-                "args": [{"param": a.param, "text": a.text, "buffer": a.buffer, "direction": a.direction,
-                          "region": a.region} for a in t.args],
-            } for t in self.tasks],
-            "loops": self.loops,
-            "edges": [{"from": e.src, "to": e.dst, "rule": e.rule, "kind": e.kind, "buffer": e.buffer,
-                       "carried": e.carried, "overlap": e.overlap, "redundant": e.redundant} for e in self.edges],
-            "hazards": [{
-                "code": h.hazard.code, "rule": h.hazard.rule, "severity": h.hazard.severity,
-                "first": h.hazard.first, "second": h.hazard.second, "buffer": h.hazard.buffer,
-                "carried": h.hazard.carried, "overlap": h.hazard.overlap, "message": h.message,
-                "line": h.range.line + 1,
-                "fix": {"title": h.hazard.fix.title, "kind": h.hazard.fix.kind} if h.hazard.fix else None,
-            } for h in self.shown_hazards(information)],
-            "notes": list(self.notes),
-            "counts": self.counts(information),
-        }
-
-
-def place_graphs(graphs: list[TaskGraph], places, lines: list[str], extents: dict):
+def place_graphs(graphs: list[TaskGraph], places, lines: list[str], extents: dict, alias: str = "pl"):
     """(placed graphs, warnings, information diagnostics) of one program's graphs. `places` is the
-    document's _Places; `extents` maps a user function to the Range of its text."""
+    document's _Places; `extents` maps a user function to the Range of its text; `alias` is the
+    program's name for pypto.language (a quick fix writes it)."""
     placed, warnings, notes = [], [], []
     for graph in graphs:
         where = places.range(graph.owner, graph.span)
@@ -137,7 +96,7 @@ def place_graphs(graphs: list[TaskGraph], places, lines: list[str], extents: dic
         out = PlacedGraph(graph.function, where, extents.get(graph.owner), graph.host, tasks, loops,
                           list(graph.edges), [], list(graph.notes))
         for hazard in graph.hazards:
-            item = _hazard(places, out, hazard)
+            item = _hazard(places, out, hazard, alias)
             if item is None:
                 continue
             out.hazards.append(item[0])
@@ -170,7 +129,7 @@ def _task(places, lines: list[str], task: Task, function: Range) -> PlacedTask:
                       task.tid, tuple(args), task.waits_on_unknown, elsewhere)
 
 
-def _hazard(places, graph: PlacedGraph, hazard: Hazard):
+def _hazard(places, graph: PlacedGraph, hazard: Hazard, alias: str):
     first, second = graph.tasks[hazard.first], graph.tasks[hazard.second]
     if hazard.at is not None:
         where = places.range(*hazard.at)
@@ -199,9 +158,19 @@ def _hazard(places, graph: PlacedGraph, hazard: Hazard):
     rule, setting = HAZARD_CODES[hazard.code]
     data = {"setting": setting if hazard.severity == "warning" else INFORMATION_SETTING, "rule": rule,
             "function": graph.function, "first": hazard.first, "second": hazard.second,
-            "fix": None if hazard.fix is None else {
-                "kind": hazard.fix.kind, "title": hazard.fix.title, "tid": hazard.fix.tid,
-                "callee": hazard.fix.callee, "param": hazard.fix.param,
-                "call": second.range.__dict__}}
+            "fix": _fix_data(places, hazard, second, alias)}
     placed = PlacedHazard(hazard, message, where)
     return placed, Diagnostic(hazard.code, hazard.severity, message, where, tuple(related), data)
+
+
+def _fix_data(places, hazard: Hazard, second: PlacedTask, alias: str) -> Optional[dict]:
+    """What a quick fix needs, as the client hands it back: the later task's call (add-dep edits its
+    deps=), the reader parameter's annotation (make-inout wraps it; uri None: this document)."""
+    fix = hazard.fix
+    if fix is None:
+        return None
+    annotation = places.location(*fix.annotation) if fix.annotation is not None else None
+    return {"kind": fix.kind, "tid": fix.tid, "callee": fix.callee, "param": fix.param, "task": second.name,
+            "call": second.range.__dict__, "alias": alias,
+            "annotation": None if annotation is None else {"uri": annotation.uri,
+                                                           "range": annotation.range.__dict__}}

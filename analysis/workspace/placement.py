@@ -135,7 +135,7 @@ def place(program: ProgramDecl, functions, units, lines: list[str], result: Prog
             operators.append(OperatorSite(r, use.dsl, use.op_name, use.info, use.effects))
     extents = {name: Range(units[src.unit].start, 0, units[src.unit].end - 1, 0)
                for name, (src, _) in functions.items()}
-    return calls, signatures, diagnostics, operators, place_graphs(result.graphs, places, lines, extents)
+    return calls, signatures, diagnostics, operators, place_graphs(result.graphs, places, lines, extents, alias)
 
 
 def _site(places: _Places, owner: str, group: list[CallResult], depth, result: ProgramResult,
