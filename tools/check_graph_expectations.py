@@ -10,7 +10,7 @@ on the line where a task's call (or scope header) starts:
   # expect-edge: FROM RULE [KIND] [BUFFER] [carried] [unknown]
                                                an edge from task FROM (a NAME, or `self`)
   # expect-edge: none                          no edge into this task
-  # expect-hazard: CODE FIRST [BUFFER] [warning|information] [carried] [fix=add-dep|make-inout]
+  # expect-hazard: CODE FIRST [BUFFER] [warning|information] [carried] [fix=add-dep|make-inout|none]
   # expect-hazard: none                        no hazard (of any severity) at this task
 
 and on a `def` line: `# expect-graph: tasks=N edges=M hazards=K` (hazards of every severity).
@@ -214,7 +214,8 @@ def check_file(path: Path, graphs: list[dict]) -> tuple[int, list[str]]:
                               and h["carried"] == spec["carried"]
                               and (spec["buffer"] is None or h["buffer"] == spec["buffer"])
                               and (spec["severity"] is None or h["severity"] == spec["severity"])
-                              and (spec["fix"] is None or (h["fix"] or {}).get("kind") == spec["fix"])), None)
+                              and (spec["fix"] is None or (h["fix"] or {}).get("kind", "none") == spec["fix"])),
+                             None)
                 if match is None:
                     failures.append(f"{name}:{line}: expected hazard {text!r}, got {_hazards(actual, graph) or 'none'}")
                 else:

@@ -13,11 +13,14 @@ most *information* (off by default). Host-level graphs (G13) get none.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Optional
 
+from ..ir.nodes import Dir
 from ..syntax.nodes import Span
+from . import use_discipline
 from .footprints import footprint_overlap
+from .model import Fn, Origin
 from .runtime_buffers import overlap
 from .task_graph import Instance, Simulation, TaskGraph, _carried
 
@@ -231,9 +234,51 @@ def graphs_with_hazards(state, results) -> list[TaskGraph]:
     from .task_graph import task_graphs
     out = []
     for graph, sim in task_graphs(state, results):
-        graph.hazards = find_hazards(graph, sim)
+        graph.hazards = [_checked_fix(state, graph, h) for h in find_hazards(graph, sim)]
         if graph.hazards:
             graph.notes.append("the default pipeline: AutoDeriveTaskDependencies (G12), which would add compiler "
                                "edges for these pairs, is off unless switched on")
         out.append(graph)
     return out
+
+
+def _checked_fix(state, graph: TaskGraph, hazard: Hazard) -> Hazard:
+    """A make-inout fix is kept only if the program still compiles with it: a variable passed to an
+    InOut slot must not be read again (use_discipline), and the later access of the pair usually reads
+    the very variable the reader was given. Then there is no clear fix (add-dep was not possible)."""
+    fix = hazard.fix
+    if fix is None or fix.kind != "make-inout":
+        return hazard
+    callee = graph.tasks[hazard.first].callee
+    if callee is None or _breaks_use_discipline(state, callee, fix.param):
+        return replace(hazard, fix=None)
+    return hazard
+
+
+class _WithInOut:
+    """The program's state as it would be with one parameter of one function declared InOut."""
+
+    def __init__(self, state, fn: Fn, param: str):
+        self._state = state
+        self._key = (fn.key, fn.owner, fn.home)
+        self._changed = replace(fn, params=[replace(p, decl=Dir.INOUT) if p.name == param else p for p in fn.params],
+                                dirs=list(fn.dirs))
+
+    def callee(self, call):
+        found = self._state.callee(call)
+        if found is not None and (found.key, found.owner, found.home) == self._key:
+            return self._changed
+        return found
+
+    def __getattr__(self, name: str):
+        return getattr(self._state, name)
+
+
+def _breaks_use_discipline(state, callee: Fn, param: Optional[str]) -> bool:
+    changed = _WithInOut(state, callee, param or "")
+    for fn in state.fns.values():
+        if fn.origin in (Origin.INLINE, Origin.EXTERNAL):
+            continue
+        if len(use_discipline.check(changed, fn)) > len(use_discipline.check(state, fn)):
+            return True
+    return False

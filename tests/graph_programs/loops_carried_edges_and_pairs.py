@@ -43,5 +43,5 @@ def main(  # expect-graph: tasks=6 edges=6 hazards=3
     for n in pl.range(4):
         y = pl.create_tensor([R, C], dtype=pl.FP32)
         y = fill(acc, y)  # task: reader ; expect-edge: writer G4 raw acc carried
-        acc = bump(acc)  # task: writer ; expect-edge: self G5 raw acc carried ; expect-hazard: UnorderedWriteAfterRead reader acc warning fix=make-inout ; UnorderedWriteAfterRead reader acc information carried
+        acc = bump(acc)  # task: writer ; expect-edge: self G5 raw acc carried ; expect-hazard: UnorderedWriteAfterRead reader acc warning fix=none ; UnorderedWriteAfterRead reader acc information carried
     return out
