@@ -46,7 +46,8 @@ class Diagnostics:
         text, analysis = await ls.analysis(uri)
         if text is None or analysis is None:
             return (text.version if text else None), []
-        items = [_convert(ls, uri, text, d) for d in analysis.diagnostics if ls.settings.shows_diagnostic(d.code)]
+        found = list(analysis.diagnostics) + list(analysis.optional_diagnostics)  # (the latter off by default)
+        items = [_convert(ls, uri, text, d) for d in found if ls.settings.shows(d.code, d.data)]
         return text.version, items
 
     def schedule(self, uri: str) -> None:

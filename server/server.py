@@ -121,6 +121,8 @@ class LensServer(LanguageServer):
         workspace = getattr(self.client_capabilities, "workspace", None)
         if workspace and workspace.inlay_hint and workspace.inlay_hint.refresh_support:
             self.workspace_inlay_hint_refresh(None)
+        if workspace and workspace.code_lens and workspace.code_lens.refresh_support:
+            self.workspace_code_lens_refresh(None)  # the counts follow hazards.information; the lens its setting
         self.diagnostics.refresh_all()
 
     # -- analyses ------------------------------------------------------------------------

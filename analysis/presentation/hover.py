@@ -7,6 +7,7 @@ from typing import Optional
 
 from ..workspace.results import DocumentAnalysis, Range
 from .explain import LinkMaker, call_markdown, operator_markdown, signature_markdown
+from .graph_view import task_line
 
 
 @dataclass(frozen=True)
@@ -15,10 +16,13 @@ class Hover:
     range: Range  # what the hover is about
 
 
-def hover_at(analysis: DocumentAnalysis, line: int, col: int, link: LinkMaker) -> Optional[Hover]:
+def hover_at(analysis: DocumentAnalysis, line: int, col: int, link: LinkMaker,
+             information: bool = False) -> Optional[Hover]:
     site = analysis.call_at(line, col)
     if site is not None:
-        return Hover(call_markdown(site, link), site.range)
+        markdown = call_markdown(site, link)
+        waits = task_line(analysis, site.range.line, site.range.col, information)  # a task of the graph
+        return Hover(markdown + (f"\n\n{waits}" if waits else ""), site.range)
     change = analysis.signature_at(line, col)
     if change is not None:
         return Hover(signature_markdown(change, link), change.range)
