@@ -233,8 +233,9 @@ def graphs_with_hazards(state, results) -> list[TaskGraph]:
     """The task graph of every orchestration-like function of a program, with its hazards."""
     from .task_graph import task_graphs
     out = []
+    fixes = _FixCheck(state, results)
     for graph, sim in task_graphs(state, results):
-        graph.hazards = [_checked_fix(state, graph, h) for h in find_hazards(graph, sim)]
+        graph.hazards = [fixes.checked(graph, h) for h in find_hazards(graph, sim)]
         if graph.hazards:
             graph.notes.append("the default pipeline: AutoDeriveTaskDependencies (G12), which would add compiler "
                                "edges for these pairs, is off unless switched on")
@@ -242,17 +243,46 @@ def graphs_with_hazards(state, results) -> list[TaskGraph]:
     return out
 
 
-def _checked_fix(state, graph: TaskGraph, hazard: Hazard) -> Hazard:
+def _key(fn: Fn) -> tuple:
+    return (fn.key, fn.owner, fn.home)
+
+
+class _FixCheck:
     """A make-inout fix is kept only if the program still compiles with it: a variable passed to an
     InOut slot must not be read again (use_discipline), and the later access of the pair usually reads
-    the very variable the reader was given. Then there is no clear fix (add-dep was not possible)."""
-    fix = hazard.fix
-    if fix is None or fix.kind != "make-inout":
+    the very variable the reader was given. Then there is no clear fix (add-dep was not possible).
+    Only the functions calling the callee are checked, once per parameter."""
+
+    def __init__(self, state, results):
+        self.state = state
+        self.results = results
+        self.verdicts: dict = {}  # (callee, param) -> does declaring it InOut break a caller?
+        self.before: dict = {}  # function key -> its stale uses as the program stands
+
+    def checked(self, graph: TaskGraph, hazard: Hazard) -> Hazard:
+        fix = hazard.fix
+        if fix is None or fix.kind != "make-inout":
+            return hazard
+        callee = graph.tasks[hazard.first].callee
+        if callee is None or self.breaks(callee, fix.param or ""):
+            return replace(hazard, fix=None)
         return hazard
-    callee = graph.tasks[hazard.first].callee
-    if callee is None or _breaks_use_discipline(state, callee, fix.param):
-        return replace(hazard, fix=None)
-    return hazard
+
+    def breaks(self, callee: Fn, param: str) -> bool:
+        key = (_key(callee), param)
+        if key not in self.verdicts:
+            changed = _WithInOut(self.state, callee, param)
+            callers = {r.fn for r in self.results if r.callee_fn is not None and _key(r.callee_fn) == _key(callee)}
+            self.verdicts[key] = any(
+                len(use_discipline.check(changed, fn)) > self._stale_before(fn)
+                for name, fn in self.state.fns.items()
+                if name in callers and fn.origin not in (Origin.INLINE, Origin.EXTERNAL))
+        return self.verdicts[key]
+
+    def _stale_before(self, fn: Fn) -> int:
+        if fn.key not in self.before:
+            self.before[fn.key] = len(use_discipline.check(self.state, fn))
+        return self.before[fn.key]
 
 
 class _WithInOut:
@@ -260,25 +290,13 @@ class _WithInOut:
 
     def __init__(self, state, fn: Fn, param: str):
         self._state = state
-        self._key = (fn.key, fn.owner, fn.home)
+        self._key = _key(fn)
         self._changed = replace(fn, params=[replace(p, decl=Dir.INOUT) if p.name == param else p for p in fn.params],
                                 dirs=list(fn.dirs))
 
     def callee(self, call):
         found = self._state.callee(call)
-        if found is not None and (found.key, found.owner, found.home) == self._key:
-            return self._changed
-        return found
+        return self._changed if found is not None and _key(found) == self._key else found
 
     def __getattr__(self, name: str):
         return getattr(self._state, name)
-
-
-def _breaks_use_discipline(state, callee: Fn, param: Optional[str]) -> bool:
-    changed = _WithInOut(state, callee, param or "")
-    for fn in state.fns.values():
-        if fn.origin in (Origin.INLINE, Origin.EXTERNAL):
-            continue
-        if len(use_discipline.check(changed, fn)) > len(use_discipline.check(state, fn)):
-            return True
-    return False
