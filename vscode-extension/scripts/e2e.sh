@@ -7,7 +7,8 @@
 # Installs what it needs (pinned): Chromium from Debian, code-server from npm into a cache
 # folder ($PYPTO_LENS_CODE_SERVER, default ~/.cache/pypto-lens/code-server-4.100.3).
 # Screenshots go to <project>/test-artifacts/e2e/; with PYPTO_LENS_UPDATE_SCREENSHOT=1 a
-# passing run copies the main one to docs/screenshot.png.
+# passing run copies the main one to docs/screenshot.png, and the task graph beside the model
+# (e2e/workspace/decode_layer.py) to docs/task-graph-vscode.png.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 root=$(cd "$here/.." && pwd)
@@ -90,6 +91,10 @@ if [ "$status" -eq 0 ]; then
   if [ "${PYPTO_LENS_UPDATE_SCREENSHOT:-0}" = 1 ]; then
     cp "$artifacts/hover.png" "$root/docs/screenshot.png"
     echo "e2e: docs/screenshot.png updated"
+    if [ -f "$artifacts/task-graph-model.png" ]; then
+      cp "$artifacts/task-graph-model.png" "$root/docs/task-graph-vscode.png"
+      echo "e2e: docs/task-graph-vscode.png updated"
+    fi
   fi
   echo "e2e: passed in $((SECONDS - start)) s; screenshots in $artifacts"
 else
