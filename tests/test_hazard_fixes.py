@@ -127,6 +127,10 @@ def test_make_inout_wraps_or_upgrades_the_annotation():
     ("UnorderedWriteAfterRead", {"fix": {"kind": "add-dep", "tid": "a; b", "call": {
         "line": 0, "col": 0, "end_line": 0, "end_col": 9}}}),
     ("UnorderedWriteAfterRead", {"fix": {"kind": "make-inout", "annotation": {"range": [1, 2]}}}),
+    ("UnorderedWriteAfterRead", {"fix": {"kind": "add-dep", "tid": "t", "call": {  # hostile: no endless scan
+        "line": 0, "col": 0, "end_line": 10 ** 12, "end_col": 0}}}),
+    ("UnorderedWriteAfterRead", {"fix": {"kind": "add-dep", "tid": "t", "call": {
+        "line": 3, "col": 0, "end_line": 1, "end_col": 0}}}),
     ("UnorderedWriteAfterRead", {"fix": {"kind": "rewrite-everything"}}),
 ])
 def test_mangled_data_gives_no_fix(code, data):

@@ -233,3 +233,16 @@ def test_the_hover_line_and_the_lookups_a_server_needs():
     assert diag.data["setting"] == "hazards.unorderedWriteAfterRead" and diag.data["fix"]["tid"] == "seen"
     assert [s.label for s in diag.related] == ["earlier access", "buffer"]
     assert diag.related[0].location.range.line == reader - 1
+
+
+def test_the_e2e_model_has_its_one_race():
+    """vscode-extension/e2e/workspace/decode_layer.py, the e2e's model-like layer: what the e2e expects
+    of its graph (run.js MODEL_*), checked here first."""
+    model = ROOT / "vscode-extension" / "e2e" / "workspace" / "decode_layer.py"
+    out = subprocess.run(LENS + ["graph", str(model), "--format", "json"], capture_output=True, text=True, check=True)
+    (graph,) = json.loads(out.stdout)
+    assert graph["counts"] == {"tasks": 14, "edges": 23, "hazards": 1} and graph["line"] == 127
+    (race,) = graph["hazards"]
+    assert (race["code"], race["first"], race["second"], race["buffer"]) == ("UnorderedWriteAfterRead", 8, 11, "normed")
+    racer = graph["tasks"][11]
+    assert (racer["name"], racer["line"], racer["col"], race["line"]) == ("rms_norm", 177, 18, 177)

@@ -21,6 +21,7 @@ LineText = Callable[[int], str]
 # the text of a document by uri (None: the one the diagnostic is in), or None when it cannot be read
 TextOf = Callable[[Optional[str]], Optional[LineText]]
 _OPEN, _CLOSE = "([{", ")]}"
+MAX_CALL_LINES = 200  # a call written over more lines than this is not one the analysis reported
 
 
 def hazard_fixes(code: Any, data: Any, text_of: TextOf) -> list[Fix]:
@@ -53,7 +54,10 @@ def _add_dep(fix: dict, line_text: Optional[LineText]):
     tid = fix.get("tid")
     if line_text is None or not isinstance(tid, str) or not tid.isidentifier():
         return None
-    text, where = _flatten(line_text, _range(fix["call"]))
+    call = _range(fix["call"])
+    if not 0 <= call.line <= call.end_line <= call.line + MAX_CALL_LINES or call.col < 0:
+        return None  # not a call's range (the data is the client's: it may be anything)
+    text, where = _flatten(line_text, call)
     code = _code_only(text)
     written = _code_only(text, strings=False)  # where the last argument ends: a string is one
     depth = _depths(code)
