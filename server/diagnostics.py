@@ -43,11 +43,12 @@ class Diagnostics:
                 return None, []
             loop = asyncio.get_running_loop()
             found = await loop.run_in_executor(ls.worker, registration_diagnostics, text.normalised())
-            return text.version, [_convert(ls, uri, text, d) for d in found if ls.shows_diagnostic(d.code)]
+            return text.version, [_convert(ls, uri, text, d) for d in found if ls.shows(d.code, d.data)]
         text, analysis = await ls.analysis(uri)
         if text is None or analysis is None:
             return (text.version if text else None), []
-        items = [_convert(ls, uri, text, d) for d in analysis.diagnostics if ls.shows_diagnostic(d.code)]
+        found = list(analysis.diagnostics) + list(analysis.optional_diagnostics)  # (the latter off by default)
+        items = [_convert(ls, uri, text, d) for d in found if ls.shows(d.code, d.data)]
         return text.version, items
 
     def schedule(self, uri: str) -> None:

@@ -117,9 +117,9 @@ class LensServer(LanguageServer):
         if self.is_cpp(uri):
             self.registry_sources.changed(uri)
 
-    def shows_diagnostic(self, code: str) -> bool:
-        """The settings' answer, knowing whether the workspace holds PyPTO's operator sources."""
-        return self.settings.shows_diagnostic(code, self.registry_sources.checkout.registry is not None)
+    def shows(self, code: str, data: Any = None) -> bool:
+        """The settings' answer for a diagnostic, knowing whether the workspace holds PyPTO's operator sources."""
+        return self.settings.shows(code, data, self.registry_sources.checkout.registry is not None)
 
     def refresh_views(self) -> None:
         """Ask the client to fetch hints and diagnostics again (settings or registry changed; never per keystroke)."""
@@ -127,7 +127,7 @@ class LensServer(LanguageServer):
         if workspace and workspace.inlay_hint and workspace.inlay_hint.refresh_support:
             self.workspace_inlay_hint_refresh(None)
         if workspace and workspace.code_lens and workspace.code_lens.refresh_support:
-            self.workspace_code_lens_refresh(None)  # (scope headers' lenses)
+            self.workspace_code_lens_refresh(None)  # scopes' lenses, and the graphs' counts (hazards.information)
         self.diagnostics.refresh_all()
 
     # -- analyses ------------------------------------------------------------------------

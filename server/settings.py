@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import Any, Mapping, Optional
 
+from pypto_lens.presentation.graph_view import hazard_setting
 from pypto_lens.presentation.hints import DEFAULT_BUDGET, SCOPE_STYLES, STYLES, HintOptions
 from pypto_lens.vocabulary import Code
 
@@ -50,9 +51,28 @@ class DiagnosticSettings:
 
 
 @dataclass
+class HazardSettings:
+    """One switch per group of hazard codes (pipeline/hazards.py HAZARD_CODES names them `hazards.<field>`)."""
+
+    unorderedWriteAfterRead: bool = True  # Z1
+    unorderedWriteAfterWrite: bool = True  # Z2
+    noDep: bool = True  # Z3
+    manualScope: bool = True  # Z4
+    scopeWindow: bool = True  # Z7
+    information: bool = False  # the uncertain ones too (diagnostics, the graph, its counts, the hover)
+
+
+@dataclass
+class TaskGraphSettings:
+    codeLens: bool = True  # the counts over each orchestration-like function, opening its graph
+
+
+@dataclass
 class Settings:
     inlayHints: HintSettings = field(default_factory=HintSettings)
     diagnostics: DiagnosticSettings = field(default_factory=DiagnosticSettings)
+    hazards: HazardSettings = field(default_factory=HazardSettings)
+    taskGraph: TaskGraphSettings = field(default_factory=TaskGraphSettings)
     problems: list[str] = field(default_factory=list)  # what was wrong in the user's settings
     # the editor's cap on one line's hint text (editor.inlayHints.maximumLength; 0: none), not ours
     hint_budget: int = DEFAULT_BUDGET
@@ -77,6 +97,17 @@ class Settings:
         if group == "unclassifiedOperators":
             return d.unclassifiedOperators == "on" or (d.unclassifiedOperators == "auto" and pypto_sources)
         return bool(getattr(d, group))
+
+
+    def shows(self, code: str, data: Any, pypto_sources: bool = False) -> bool:
+        """A diagnostic with its data: a hazard follows the setting of its code's group, and an
+        information-level one `hazards.information` as well; the others `shows_diagnostic`."""
+        group = hazard_setting(code)
+        if group is None:
+            return self.shows_diagnostic(code, pypto_sources)
+        on = self.diagnostics.enabled and bool(getattr(self.hazards, group.split(".", 1)[1], True))
+        uncertain = isinstance(data, Mapping) and data.get("setting") == "hazards.information"
+        return on and (self.hazards.information or not uncertain)
 
 
 # the string settings and the values they take (booleans read as the value they stand for)

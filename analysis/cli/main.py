@@ -3,6 +3,7 @@
   pypto-lens check PATH... [--format text|json] [--fail-on warning|error|never] [--scalar] [--operators auto|on|off]
                            [--jobs N]
   pypto-lens explain FILE:LINE[:COL]
+  pypto-lens graph FILE[:FUNCTION]... [--format text|json|dot|mermaid] [--information] [--reduced]
   pypto-lens registry PYPTO_CHECKOUT [--output FILE]
 
 (`pypto-lens serve`, the language server, is added by pypto_lens.entry: the CLI does not know the server.)
@@ -20,6 +21,7 @@ from typing import Iterator, Optional
 from ..workspace.results import CallSite, DocumentAnalysis
 from ..workspace.workspace import Workspace, path_to_uri
 from . import parallel, render
+from .graph import add_graph_command
 
 _SKIP_DIRS = {".git", ".hg", ".svn", ".venv", "venv", "node_modules", "__pycache__", ".tox", ".mypy_cache",
               "build", "dist"}
@@ -65,8 +67,8 @@ def cmd_check(args) -> int:
     worst = 0  # 0 nothing, 1 warning, 2 error
     reports = []
     roots = _workspace_for(args.paths).roots
-    show = render.Show(scalar=args.scalar, operators=_operator_notes(args.operators, roots))
-    for report in parallel.reports(files, roots, jobs, args.format, show):
+    style = parallel.Style(args.format, args.scalar, args.information, _operator_notes(args.operators, roots))
+    for report in parallel.reports(files, roots, jobs, style):
         worst = max(worst, report.worst)
         if args.format == "json":
             reports.append(report.json)
@@ -166,12 +168,15 @@ def build_parser() -> tuple[argparse.ArgumentParser, "argparse._SubParsersAction
     check.add_argument("--operators", choices=["auto", "on", "off"], default="auto",
                        help="the notes on operators without declared effects (UnclassifiedOperator, UnknownOperator): "
                             "auto (default) prints them only when the paths hold PyPTO's operator sources")
+    check.add_argument("--information", action="store_true",
+                       help="also report information-level hazards (off by default: uncertain overlap or order)")
     check.add_argument("--jobs", "-j", type=int, metavar="N",
                        help="analyse files in N processes (default: the number of cores); same output as one")
     check.set_defaults(run=cmd_check)
     explain = sub.add_parser("explain", help="how each direction of the call on a line was derived")
     explain.add_argument("location", metavar="FILE:LINE[:COL]")
     explain.set_defaults(run=cmd_explain)
+    add_graph_command(sub)
     registry = sub.add_parser("registry", help="the operator registry of a PyPTO checkout, validated")
     registry.add_argument("checkout", help="a PyPTO checkout (its src/ holds the REGISTER_OP sources)")
     registry.add_argument("--output", "-o", help="write the JSON here instead of printing it")

@@ -412,6 +412,8 @@ class FunctionLowering(CallLowering, SsaNames):
                 attrs.setdefault("core_num", self.expr_attr(call.args[0]))
         elif path in ("pl.scope", "pl.manual_scope"):
             kind = ScopeKind.RUNTIME
+            if path == "pl.manual_scope":  # the same as pl.scope(mode=pl.ScopeMode.MANUAL) (G11)
+                attrs["mode"] = "pl.ScopeMode.MANUAL"
         elif path in ("pl.incore", "pl.auto_incore"):
             self.problems.append((Code.UNSUPPORTED, f"{path}() was removed from PyPTO: use pl.at(level=pl.Level.CORE_GROUP)",
                                   item.context.span))

@@ -42,8 +42,9 @@ class StaleUse:
     next_iteration: bool = False  # read by the loop's next iteration (the back edge)
 
 
-def check(state: ProgramState, fn: Fn, body: list) -> list[StaleUse]:
-    """The stale reads in `body`, `fn`'s statements before outlining."""
+def check(state: ProgramState, fn: Fn, body: Optional[list] = None) -> list[StaleUse]:
+    """The stale reads in `body`, `fn`'s statements before outlining (PyPTO's view; `fn.body` when not
+    given: an outlined scope's function, or a body whose dispatches, no calls for PyPTO, mark nothing)."""
     found: list[StaleUse] = []
     reported: set = set()
 
@@ -112,7 +113,7 @@ def check(state: ProgramState, fn: Fn, body: list) -> list[StaleUse]:
             if read is not None:
                 report(var, read[0], read[1], call, next_iteration=True)
 
-    visit(body, {})
+    visit(fn.body if body is None else body, {})
     return found
 
 

@@ -96,11 +96,13 @@ class DocumentAnalyzer:
             placed = self.caches.placed.get(key)
             if placed is None or placed[0] is not result:  # (an id may be reused once a result is gone)
                 placed = self.caches.placed[key] = (result, place(program, functions, units, lines, result, alias))
-            calls, signatures, found, operators = placed[1]
+            calls, signatures, found, operators, (graphs, hazards, notes) = placed[1]
             analysis.calls.extend(calls)
             analysis.signatures.extend(signatures)
-            analysis.diagnostics.extend(found)
+            analysis.diagnostics.extend(found + hazards)
             analysis.operators.extend(operators)
+            analysis.graphs.extend(graphs)
+            analysis.optional_diagnostics.extend(notes)
             if program.kind == "module":
                 summary.functions = {name: result.fns[name] for name in functions if name in result.fns}
                 summary.offsets = {name: units[src.unit].start for name, (src, _) in functions.items()}

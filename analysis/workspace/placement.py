@@ -19,6 +19,7 @@ from ..syntax.nodes import Span
 from ..vocabulary import Code, Severity
 from .results import (ArgHint, CallSite, Diagnostic, Explanation, Location, OperatorSite, Range, SignatureChange,
                       SignatureParam, Step)
+from .graphs import place_graphs
 from .text import header_colon, indentation
 
 
@@ -132,7 +133,9 @@ def place(program: ProgramDecl, functions, units, lines: list[str], result: Prog
         r = places.range(use.owner, use.span)
         if r is not None:
             operators.append(OperatorSite(r, use.dsl, use.op_name, use.info, use.effects))
-    return calls, signatures, diagnostics, operators
+    extents = {name: Range(units[src.unit].start, 0, units[src.unit].end - 1, 0)
+               for name, (src, _) in functions.items()}
+    return calls, signatures, diagnostics, operators, place_graphs(result.graphs, places, lines, extents, alias)
 
 
 def _site(places: _Places, owner: str, group: list[CallResult], depth, result: ProgramResult,

@@ -134,6 +134,9 @@ class DocumentAnalysis:
     signatures: list[SignatureChange]
     diagnostics: list[Diagnostic]
     operators: list = field(default_factory=list)  # OperatorSite, for operator hovers
+    graphs: list = field(default_factory=list)  # graphs.PlacedGraph of each orchestration-like function
+    # diagnostics off by default (information-level hazards): shown when their data["setting"] is on
+    optional_diagnostics: list = field(default_factory=list)
 
     def call_at(self, line: int, col: int) -> Optional[CallSite]:
         """The innermost call whose range holds the position."""
@@ -150,6 +153,13 @@ class DocumentAnalysis:
 
     def op_at(self, line: int, col: int) -> Optional[OperatorSite]:
         return next((site for site in self.operators if site.range.holds(line, col)), None)
+
+    def graph_at(self, line: int):
+        """The task graph of the function whose text holds the line (None: not an orchestration)."""
+        for graph in self.graphs:
+            if graph.extent is not None and graph.extent.line <= line <= graph.extent.end_line:
+                return graph
+        return None
 
     def calls_on_line(self, line: int) -> list[CallSite]:
         """The calls that start on a line (what `explain FILE:LINE` shows)."""

@@ -14,7 +14,7 @@ from lens_client import ROOT, bounded, capabilities, label_text, pos
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
-MODEL = (ROOT / "vscode-extension" / "e2e" / "workspace" / "decode_layer.py").read_text(encoding="utf-8")
+MODEL = (ROOT / "vscode-extension" / "e2e" / "workspace" / "rope_kv_layer.py").read_text(encoding="utf-8")
 WRITTEN = ("OutputExisting", "Output", "InOut", "NoDep")
 SCOPE_CLOSE = '        name_hint="rope_kv_cache_update",\n    ):'
 
@@ -114,7 +114,7 @@ async def test_the_hover_of_a_scope_names_its_name_hint_and_lists_every_capture(
         hover = await client.hover(uri, pos(MODEL, 'name_hint="rope_kv_cache_update"', "utf-16"))
         value = hover.contents.value
         assert value.startswith("```python\nrope_kv_cache_update(")
-        assert "**rope_kv_cache_update** (InCore) — scope dispatch in `decode_layer`" in value
+        assert "**rope_kv_cache_update** (InCore) — scope dispatch in `decode_layer`" in value  # (rope_kv_layer.py's entry)
         for capture in ("k_rotated", "hidden_out", "k_cache", "v_cache", "k_proj", "q_proj", "rope_cos", "rope_sin",
                         "v_proj"):
             assert f"- **{capture}**: " in value

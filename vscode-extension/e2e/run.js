@@ -1,18 +1,26 @@
 // Drives code-server (a real VS Code) in headless Chromium, with the default settings, and checks
 // what a user of the PyPTO Lens extension sees:
 //   1. the direction inlay hints on scale.py's call lines (the short words, exact),
-//   2. on decode_layer.py, a model written in the style of pypto-lib's (long signatures, a
+//   2. on rope_kv_layer.py, a model written in the style of pypto-lib's (long signatures, a
 //      multi-line `with pl.at(` capturing nine buffers, a long `pl.spmd(...)` line): every line's
-//      hints as drawn, none cut by VS Code's 43 characters, no written direction missing, and no
-//      information squiggle under its pure operators in the status bar's problem counts,
+//      hints as drawn, none cut by VS Code's 43 characters, no written direction missing, the
+//      scopes' captures in their code lenses, and no information squiggle under its pure
+//      operators in the status bar's problem counts,
 //   3. the language status item: the server's state and the file's task count,
-//   4. the hover of a call: the callee's signature, then the rule that derived each direction,
+//   4. the hover of a call: the callee's signature, the rule that derived each direction, its task,
 //   5. the InParamWritten warning, in the Problems count and the Problems panel,
 //   6. "Explain Directions at Cursor" opening the derivation as a markdown preview, which follows edits,
 //   7. a pyptoLens setting changed in settings.json reaching the running server,
 //   8. the quick fix declaring the parameter pl.Out[...] (and the warning going away),
 //   9. Restart Server and Show Output,
-//  10. one clear notification when the interpreter setting names no Python, or one too old.
+//  10. Show Task Graph: with E2E_TASK_GRAPH=1 (the server offers pyptoLens.taskGraph) the
+//      panel beside the editor shows main's tasks and a click on one puts the cursor on its call; the
+//      same from the server's CodeLens over main; then e2e/workspace/decode_layer.py (a model-like
+//      layer): its CodeLens counts, the panel's nodes and its one hazard, the hazard in the Problems
+//      panel, a click revealing the racing call, a screenshot of the panel beside the source. Without
+//      the command (an older bundled server) the panel says that the server does not offer the task
+//      graph, and no error notification appears,
+//  11. one clear notification when the interpreter setting names no Python, or one too old.
 // Environment: E2E_URL (code-server with the workspace open), E2E_WORKSPACE (its folder),
 // E2E_LOGS (code-server's log folder), E2E_ARTIFACTS (screenshots),
 // E2E_CHROMIUM (the browser).
@@ -25,8 +33,9 @@ const WORKSPACE = process.env.E2E_WORKSPACE;
 const LOGS = process.env.E2E_LOGS;
 const ARTIFACTS = process.env.E2E_ARTIFACTS || 'test-artifacts';
 const CHROMIUM = process.env.E2E_CHROMIUM || '/usr/bin/chromium';
+const TASK_GRAPH = process.env.E2E_TASK_GRAPH === '1';
 const FILE = 'scale.py';
-const MODEL = 'decode_layer.py';
+const GLANCE = 'rope_kv_layer.py';
 const CAP = 43; // editor.inlayHints.maximumLength, VS Code's default
 
 // What the server derives for scale.py (1-based line numbers), in the default short words.
@@ -34,28 +43,41 @@ const EXPECTED_HINTS = {
     30: ['in', 'out'],
     33: ['inout', 'in'],
 };
-// decode_layer.py: every hint of each line as drawn (one run of text: a scope header's hints touch), and
+// rope_kv_layer.py: every hint of each line as drawn (one run of text: a scope header's hints touch), and
 // the written directions each line must show (what `pypto-lens check` derives, PyPTO's directions).
-const MODEL_HINTS = {
+const GLANCE_HINTS = {
     77: { drawn: ['in', 'in', 'out'], written: ['out'] },
     81: { drawn: ['in', 'in', 'in', 'in', 'out', 'out', 'out'], written: ['out', 'out', 'out'] },
     106: { drawn: ['in', 'in', 'inout'], written: ['inout'] },
 };
 // The scopes' captures, in the lenses above their headers (lines 84 and 97): every written one.
-const MODEL_LENSES = [
+const GLANCE_LENSES = [
     'out k_rotated · inout hidden_out, k_cache, v_cache · in k_proj, q_proj, rope_cos, rope_sin, v_proj',
     'out attn_out · in hidden_out, k_rotated, wo',
 ];
-const MODEL_TASKS = 'PyPTO Lens: 5 tasks';
+const GLANCE_TASKS = 'PyPTO Lens: 5 tasks';
 const HOVER_LINE = 30;
 const HOVER_WORD = 'scale';
 const HOVER_MUST = ['scale(src: In, dst: Out (declared In))', 'scale (InCore)', 'src (a): Input — C4: scale reads src (In)',
-    'dst (squares): OutputExisting — C9'];
+    'dst (squares): OutputExisting — C9', 'Task #0 waits for no earlier task'];
 const WARNING = { line: 13, column: 46, code: 'InParamWritten' };
 const DECLARATION_LINE = 10;
 const FIXED_DECLARATION = 'dst: pl.Out[pl.Tensor[[16, 64], pl.FP32]],';
 
-const CHECKS = 19;
+// main's tasks in scale.py, in program order: the call of scale, and accumulate's in the loop
+// (the server's columns are code points: this line is ASCII, so VS Code's column is the same)
+const GRAPH_TASKS = 2;
+const GRAPH_CLICK = { id: 1, line: 33, column: 21 };
+const GRAPH_LENS = '2 tasks · 2 edges · 0 hazards';
+// decode_layer.py: its layer's graph, the one race (the draft head's read of `normed` and the MLP
+// norm's overwrite of it), and where the later access is
+const MODEL = 'decode_layer.py';
+const MODEL_LENS = '14 tasks · 23 edges · 1 hazard';
+const MODEL_TASKS = 14;
+const MODEL_DEF_LINE = 127;
+const MODEL_RACE = { id: 11, line: 177, column: 18, warningColumn: 48, code: 'UnorderedWriteAfterRead' };
+
+const CHECKS = TASK_GRAPH ? 28 : 21; // every check the run makes (one not reached counts as failed)
 const results = [];
 function check(name, ok, detail) {
     results.push({ name, ok });
@@ -224,11 +246,22 @@ async function goTo(page, line, column) {
 }
 
 async function runCommand(page, title) {
-    await page.keyboard.press('F1');
-    await page.waitForSelector('.quick-input-widget input', { state: 'visible', timeout: 15000 });
-    await page.keyboard.type(title);
-    await page.waitForTimeout(800);
-    await page.keyboard.press('Enter');
+    // into the palette's own input, again if it closed: typed keys would land in an editor that takes
+    // the focus meanwhile (a reveal from the task-graph panel does, a moment after the click)
+    const input = page.locator('.quick-input-widget input');
+    for (let attempt = 1; ; attempt++) {
+        await page.keyboard.press('F1');
+        await input.waitFor({ state: 'visible', timeout: 15000 });
+        const filled = await input.fill(`>${title}`, { timeout: 3000 }).then(() => true, () => false);
+        await page.waitForTimeout(800);
+        if (filled && await input.isVisible()) {
+            await input.press('Enter');
+            return;
+        }
+        if (attempt === 3) {
+            throw new Error(`the command palette did not stay open for ${title}`);
+        }
+    }
 }
 
 /** The status bar's Problems item, e.g. "Warnings: 1, Infos: 4" (its aria-label). */
@@ -242,6 +275,45 @@ function problemsStatus(page) {
 function countOf(status, kind) {
     const m = new RegExp(`${kind}: (\\d+)`).exec(status);
     return m ? parseInt(m[1], 10) : 0;
+}
+
+/** The webview frame of the task-graph panel, if it is open. */
+async function graphFrame(page) {
+    for (const frame of page.frames()) {
+        const found = await frame.evaluate(() => document.getElementById('counts') !== null).catch(() => false);
+        if (found) {
+            return frame;
+        }
+    }
+    return null;
+}
+
+/** The panel's counts and drawn nodes; ok when they are `tasks` (and `hazards`, when given). */
+async function panelState(page, tasks, hazards) {
+    const frame = await graphFrame(page);
+    const state = frame ? await frame.evaluate(() => ({
+        tasks: document.getElementById('counts').dataset.tasks || '',
+        hazards: document.getElementById('counts').dataset.hazards || '',
+        nodes: document.querySelectorAll('#viewport .node').length,
+    })) : null;
+    const ok = state !== null && state.tasks === String(tasks) && state.nodes === tasks
+        && (hazards === undefined || state.hazards === String(hazards));
+    return { ok, detail: JSON.stringify(state), frame };
+}
+
+/** The CodeLens titles on screen; ok when one is `title`. */
+async function lensTitles(page, title) {
+    const texts = await page.evaluate(() => [...document.querySelectorAll('.codelens-decoration a')].map((a) => a.textContent));
+    return { ok: texts.includes(title), detail: JSON.stringify(texts) };
+}
+
+/** Is the editor's cursor at the 1-based line and column (the status bar's "Ln 33, Col 21")? */
+async function cursorAt(page, line, column) {
+    const where = await page.evaluate(() => {
+        const item = document.getElementById('status.editor.selection');
+        return item ? item.textContent : '';
+    });
+    return { ok: new RegExp(`Ln ${line}, Col ${column}\\b`).test(where), detail: where };
 }
 
 (async () => {
@@ -287,7 +359,7 @@ function countOf(status, kind) {
 
         // 2. the model: every line's hints as drawn, nothing cut, every written direction there;
         //    the scopes' captures in their lenses; no information squiggle for pure operators
-        await openFile(page, MODEL);
+        await openFile(page, GLANCE);
         await page.keyboard.press('Control+B'); // the side bar away: the model's long lines in view
         await goTo(page, 95, 1);
         const model = await waitFor(page, 'the model\'s hints', async () => {
@@ -302,7 +374,7 @@ function countOf(status, kind) {
                     problems.push(`line ${n} is cut: ${JSON.stringify(line.hints)}`);
                 }
             }
-            for (const [n, want] of Object.entries(MODEL_HINTS)) {
+            for (const [n, want] of Object.entries(GLANCE_HINTS)) {
                 const seen = lines[n] ? lines[n].hints : null;
                 if (JSON.stringify(seen) !== JSON.stringify(want.drawn)) {
                     problems.push(`line ${n}: ${JSON.stringify(seen)}, expected ${JSON.stringify(want.drawn)}`);
@@ -314,7 +386,7 @@ function countOf(status, kind) {
             }
             const lenses = await page.evaluate(() => [...document.querySelectorAll('.editor-instance .codelens-decoration')]
                 .map((e) => e.innerText.replace(/\u00a0/g, ' ').trim()));
-            for (const want of MODEL_LENSES) {
+            for (const want of GLANCE_LENSES) {
                 if (!lenses.includes(want)) {
                     problems.push(`no lens ${JSON.stringify(want)} (lenses: ${JSON.stringify(lenses)})`);
                 }
@@ -357,7 +429,7 @@ function countOf(status, kind) {
                 const item = document.getElementById('status.languageStatus');
                 return item ? item.getAttribute('aria-label') || '' : '';
             });
-            return { ok: label.includes(MODEL_TASKS) && label.includes('server running') && label.includes('Direction hints: short'),
+            return { ok: label.includes(GLANCE_TASKS) && label.includes('server running') && label.includes('Direction hints: short'),
                 detail: label };
         }, 30000);
         check('the language status item: server running, the file\'s tasks, the toggles', language.ok, language.detail);
@@ -553,7 +625,96 @@ function countOf(status, kind) {
         }, 30000);
         check('hints after the restart', hintsAgain.ok, hintsAgain.detail);
 
-        // 10. a Python that cannot run the server: one notification that says what to do
+        // 10. Show Task Graph, beside the editor (with the cursor in main)
+        await page.click('.editor-instance .monaco-editor .view-lines');
+        await goTo(page, 31, 9);
+        await runCommand(page, 'PyPTO Lens: Show Task Graph');
+        if (TASK_GRAPH) {
+            const shown = await waitFor(page, 'task graph', async () => {
+                const frame = await graphFrame(page);
+                const tasks = frame ? await frame.evaluate(() => document.getElementById('counts').dataset.tasks || '') : '';
+                return { ok: tasks === String(GRAPH_TASKS), detail: `tasks shown: ${tasks || 'none'}`, frame };
+            }, 30000);
+            await shot(page, 'task-graph');
+            check(`the task graph of main shows ${GRAPH_TASKS} tasks`, shown.ok, shown.detail);
+            await shown.frame.locator(`.node[data-id="${GRAPH_CLICK.id}"]`).click();
+            const revealed = await waitFor(page, 'revealed call', () => cursorAt(page, GRAPH_CLICK.line, GRAPH_CLICK.column), 15000);
+            check(`a click on task #${GRAPH_CLICK.id} puts the cursor on its call (line ${GRAPH_CLICK.line}, column ${GRAPH_CLICK.column})`,
+                revealed.ok, revealed.detail);
+            await runCommand(page, 'View: Close All Editors');
+            await page.waitForTimeout(500);
+
+            // ... and from the server's CodeLens over main
+            await openFile(page, FILE);
+            const lens = await waitFor(page, 'task-graph CodeLens', () => lensTitles(page, GRAPH_LENS), 30000);
+            check(`the CodeLens of main says "${GRAPH_LENS}"`, lens.ok, lens.detail);
+            await page.locator('.codelens-decoration a', { hasText: GRAPH_LENS }).first().click();
+            const drawn = await waitFor(page, 'task graph from the CodeLens', () => panelState(page, GRAPH_TASKS), 30000);
+            check(`the CodeLens opens the panel with main's ${GRAPH_TASKS} tasks`, drawn.ok, drawn.detail);
+            await drawn.frame.locator(`.node[data-id="${GRAPH_CLICK.id}"]`).click();
+            const jumped = await waitFor(page, 'revealed call', () => cursorAt(page, GRAPH_CLICK.line, GRAPH_CLICK.column), 15000);
+            check(`... and a click on task #${GRAPH_CLICK.id} there reveals line ${GRAPH_CLICK.line}`, jumped.ok, jumped.detail);
+            await runCommand(page, 'View: Close All Editors');
+            await page.waitForTimeout(500);
+
+            // a model-like layer: its counts, its race in the graph and in the Problems panel; a wider
+            // window without the side bar, so that the panel has room for its side lists (the picture)
+            await page.keyboard.press('Control+B');
+            await page.setViewportSize({ width: 1920, height: 1080 });
+            await openFile(page, MODEL);
+            await page.click('.editor-instance .monaco-editor .view-lines');
+            await goTo(page, MODEL_DEF_LINE, 1); // the CodeLens sits over the def, far below the docstring
+            const modelLens = await waitFor(page, 'the model\'s CodeLens', () => lensTitles(page, MODEL_LENS), 60000);
+            check(`the CodeLens of decode_layer says "${MODEL_LENS}"`, modelLens.ok, modelLens.detail);
+            await page.locator('.codelens-decoration a', { hasText: MODEL_LENS }).first().click();
+            const model = await waitFor(page, 'the model\'s graph', () => panelState(page, MODEL_TASKS, 1), 30000);
+            check(`the panel draws decode_layer's ${MODEL_TASKS} tasks and its hazard`, model.ok, model.detail);
+            await model.frame.locator('#fit').click();
+            // Enter on the focused node, as a keyboard user would (the same as a click)
+            await model.frame.locator(`.node[data-id="${MODEL_RACE.id}"]`).press('Enter');
+            const race = await waitFor(page, 'revealed race', () => cursorAt(page, MODEL_RACE.line, MODEL_RACE.column), 15000);
+            check(`task #${MODEL_RACE.id} chosen in the panel reveals the racing call (line ${MODEL_RACE.line})`, race.ok, race.detail);
+            await page.keyboard.press('Control+Shift+M');
+            const racePanel = await waitFor(page, 'the race in the Problems panel', async () => {
+                const text = await page.evaluate(() => {
+                    const markers = document.querySelector('.markers-panel');
+                    return markers ? markers.innerText.replace(/\u00a0/g, ' ') : '';
+                });
+                return { ok: text.includes(MODEL_RACE.code) && text.includes(`[Ln ${MODEL_RACE.line}, Col ${MODEL_RACE.warningColumn}]`), detail: text };
+            }, 30000);
+            console.log(`  problems panel:\n${(racePanel.detail || '').split('\n').map((l) => `    ${l}`).join('\n')}`);
+            check(`${MODEL_RACE.code} in the Problems panel at line ${MODEL_RACE.line}`, racePanel.ok);
+            await page.keyboard.press('Control+Shift+M');
+            await page.mouse.move(5, 600);
+            await page.waitForTimeout(1500);
+            await shot(page, 'task-graph-model-selected');
+            // the hazard chosen in the panel's list: the pair, and the editor at the later access
+            await model.frame.locator('#hazards li').first().click();
+            await page.waitForTimeout(1500);
+            await shot(page, 'task-graph-model-race');
+            // nothing chosen, the whole graph fit in (the documentation's picture)
+            await model.frame.locator('#fit').click();
+            await model.frame.locator('#graph').press('Escape');
+            await page.waitForTimeout(1500);
+            await shot(page, 'task-graph-model');
+            await page.setViewportSize({ width: 1440, height: 900 });
+            await page.keyboard.press('Control+B');
+        } else {
+            const notice = await waitFor(page, 'task graph notice', async () => {
+                const frame = await graphFrame(page);
+                const text = frame ? await frame.evaluate(() => document.getElementById('notice').innerText) : '';
+                return { ok: text.includes('does not offer the task graph'), detail: text || 'no panel' };
+            }, 30000);
+            await shot(page, 'task-graph-unsupported');
+            check('without pyptoLens.taskGraph on the server, the panel says so', notice.ok, notice.detail);
+            const errors = await page.evaluate(() => [...document.querySelectorAll('.notifications-toasts .notification-list-item')]
+                .map((e) => e.innerText.replace(/\s+/g, ' ')).filter((t) => /task graph/i.test(t)));
+            check('... and no notification about it', errors.length === 0, JSON.stringify(errors));
+        }
+        await runCommand(page, 'View: Close All Editors');
+        await page.waitForTimeout(500);
+
+        // 11. a Python that cannot run the server: one notification that says what to do
         fs.writeFileSync(settingsFile, JSON.stringify({ ...settings, 'pyptoLens.interpreter': ['/nonexistent/python3'] }, null, 2));
         const notice = await waitFor(page, 'interpreter notification', async () => {
             const toasts = await page.evaluate(() => [...document.querySelectorAll('.notifications-toasts .notification-list-item')]

@@ -6,6 +6,7 @@ import { ExplainPreview } from './explain';
 import { describe, Logger } from './logging';
 import { checkInterpreter, Check, Interpreter, MIN_VERSION, PythonEnvironments } from './python';
 import { keepTrace, startClient, stopClient } from './server';
+import { SHOW_TASK_GRAPH, TaskGraphView } from './taskGraph';
 import { mainFolder, needsRestart, readExtensionSettings, SECTION } from './settings';
 import { LensStatus } from './status';
 
@@ -30,6 +31,7 @@ class Lens {
     private readonly python = new PythonEnvironments(this.log);
     private readonly explanations: ExplainPreview;
     private readonly status = new LensStatus();
+    private readonly taskGraph: TaskGraphView;
     private client: LanguageClient | undefined;
     private clientListeners: vscode.Disposable | undefined;
     private restartTimer: NodeJS.Timeout | undefined;
@@ -40,6 +42,7 @@ class Lens {
     constructor(private readonly context: vscode.ExtensionContext) {
         this.explanations = new ExplainPreview(vscode.Uri.joinPath(context.globalStorageUri, 'explanations'),
             (uri, position) => this.askExplain(uri, position));
+        this.taskGraph = new TaskGraphView(context.extensionUri, () => this.client, this.log);
     }
 
     async activate(): Promise<void> {
@@ -56,6 +59,9 @@ class Lens {
             // a scope header's code lens runs this (server/code_lens.py)
             vscode.commands.registerCommand('pyptoLens.explainAt', (uri: string, line: number, character: number) =>
                 this.explainAt(vscode.Uri.parse(uri), new vscode.Position(line, character))),
+            this.taskGraph,
+            // also the server's CodeLens command, with a `{uri, function}` argument
+            vscode.commands.registerCommand(SHOW_TASK_GRAPH, (argument?: unknown) => this.taskGraph.show(argument)),
             vscode.workspace.onDidChangeConfiguration((event) => {
                 if (event.affectsConfiguration(SECTION)) {
                     log.setLevel(readExtensionSettings().logLevel);
@@ -115,6 +121,7 @@ class Lens {
             this.client = await startClient(this.context.extensionPath, interpreter.command, settings, log);
             this.clientListeners = keepTrace(this.client, log);
             this.status.setServer('running', this.client);
+            this.taskGraph.serverChanged();
         } catch (error) {
             // vscode-languageclient has already shown its notification, with a button to this output
             log.error('the server did not start', error);
