@@ -8,12 +8,12 @@ from dataclasses import fields, is_dataclass
 from pathlib import Path
 
 from pypto_lens.presentation.graph_view import HAZARD_SETTINGS
-from pypto_lens.server.settings import Settings
+from pypto_lens.server.settings import CHOICES, Settings
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def server_settings() -> dict[str, bool]:
+def server_settings() -> dict[str, object]:
     """`group.name` -> default, for every setting of the server."""
     defaults = Settings()
     out = {}
@@ -33,16 +33,21 @@ def test_the_package_declares_every_server_setting_with_its_default():
     declared = {name[len("pyptoLens."):]: p for name, p in properties.items() if name.split(".")[1] in groups}
     assert sorted(declared) == sorted(ours)
     for name, default in ours.items():
-        assert declared[name]["default"] == default and declared[name]["type"] == "boolean", name
+        assert declared[name]["default"] == default, name
+        if isinstance(default, bool):
+            assert declared[name]["type"] == "boolean", name
+        else:  # a choice: the same values in the package and the server
+            assert declared[name]["type"] == "string" and declared[name]["enum"] == list(CHOICES[name.split(".")[1]]), name
 
 
 def test_the_settings_tables_name_every_server_setting():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     vscode = (ROOT / "docs" / "vscode.md").read_text(encoding="utf-8")
     for name, default in server_settings().items():
-        row = f"| `{name}` | `{str(default).lower()}` |"
+        shown = str(default).lower() if isinstance(default, bool) else default
+        row = f"| `{name}` | `{shown}` |"
         assert row in readme, f"README.md: {row}"
-        assert f"| `pyptoLens.{name}` | `{str(default).lower()}` |" in vscode, f"docs/vscode.md: {name}"
+        assert f"| `pyptoLens.{name}` | `{shown}` |" in vscode, f"docs/vscode.md: {name}"
 
 
 def test_one_hazard_setting_per_group_of_codes():
