@@ -398,14 +398,18 @@ assert(next(want_lens), "examples/02 has no scope headers with expectations")
 local function lens_directions()
   local out = {}
   for _, lens in ipairs(vim.lsp.codelens.get(sc)) do
+    if not (lens.command and lens.command.command == "pyptoLens.explainAt") then
+      goto continue -- (the task graph's counts are lenses too)
+    end
     local map = {}
-    for group in (lens.command and lens.command.title or ""):gmatch("[^·]+") do
+    for group in lens.command.title:gmatch("[^·]+") do
       local word, names = vim.trim(group):match("^(%S+) (.+)$")
       for name in (names or ""):gmatch("[%w_]+") do
         map[name] = WORDS[word]
       end
     end
     out[lens.range.start.line] = map
+    ::continue::
   end
   return out
 end
