@@ -44,10 +44,14 @@ def graphs_of(target: str, workspace: Workspace | None = None) -> tuple[str, lis
     return file, graphs
 
 
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
 def as_text(file: str, graph: PlacedGraph, information: bool, reduced: bool) -> list[str]:
     counts = graph.counts(information)
-    out = [f"{file}:{graph.range.line + 1}: {graph.function}: {counts['tasks']} tasks, {counts['edges']} edges, "
-           f"{counts['hazards']} hazards" + (" (host-level, G13)" if graph.host else "")]
+    tallies = ", ".join(_count(counts[kind], kind[:-1]) for kind in ("tasks", "edges", "hazards"))
+    out = [f"{file}:{graph.range.line + 1}: {graph.function}: {tallies}" + (" (host-level, G13)" if graph.host else "")]
     for note in graph.notes:
         out.append(f"  note: {note}")
     loops = {info["id"]: info for info in graph.loops}
