@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from ..syntax import chunker
+from ..syntax import pieces
 from ..syntax.parser import SyntaxProblem
 from ..syntax.recovery import parse_recovering
 from .lru import LRU
@@ -27,6 +28,7 @@ class Caches:
 
     def __init__(self) -> None:
         self.parses = LRU(20000)
+        self.statements = LRU(100000, 2_000_000, lambda key, _: len(key[0]))  # pieces.parse_by_statements
         self.lowered = LRU(20000)
         self.programs = LRU(2000)
         self.placed = LRU(4000)  # a program's results in absolute positions, by its offsets
@@ -40,11 +42,15 @@ class Caches:
 
 
 def parse(caches: Caches, unit: chunker.Unit) -> ParsedUnit:
-    """A unit's statements and its first syntax problem, parsed once per (kind, text)."""
+    """A unit's statements and its first syntax problem, parsed once per (kind, code): its text
+    without comments and trailing blanks (chunker.code_text), so a comment typed changes nothing."""
     def run() -> ParsedUnit:
-        text = unit.text
+        text = unit.code
         if unit.kind == "class":
             text += "\n" + " " * 4 + "pass"  # a class header alone has no body
-        stmts, problem = parse_recovering(text)
+        if unit.end - unit.start >= pieces.MIN_LINES:  # a long function: statement by statement
+            stmts, problem = parse_recovering(text, lambda t: pieces.parse_by_statements(t, caches.statements))
+        else:
+            stmts, problem = parse_recovering(text)
         return ParsedUnit(stmts, problem)
-    return caches.parses.get_or((unit.kind, unit.text), run)
+    return caches.parses.get_or((unit.kind, unit.code), run)

@@ -116,7 +116,7 @@ class DocumentAnalyzer:
         out = {}
         for source in program.functions:
             unit = units[source.unit]
-            key = (unit.kind, unit.text, source.name, source.node.span, fingerprint,
+            key = (unit.kind, unit.code, source.name, source.node.span, fingerprint,
                    tuple(sorted(source.constants.items(), key=lambda kv: kv[0])) if source.constants else ())
 
             def run(source=source):
