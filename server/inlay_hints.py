@@ -20,7 +20,10 @@ def install(server) -> None:
     @server.feature(types.TEXT_DOCUMENT_INLAY_HINT, types.InlayHintOptions(resolve_provider=True))
     async def inlay_hints(ls, params: types.InlayHintParams) -> list[types.InlayHint]:
         uri = params.text_document.uri
-        text, analysis = await ls.analysis(uri)
+        current = ls.documents.get(uri)
+        whole = current is None or (params.range.start.line <= 0 and params.range.end.line >= current.line_count - 1)
+        # a viewport may be answered from the last analysis moved through the edits (server/analyses.py)
+        text, analysis = await ls.analysis(uri, None if whole else (params.range.start.line, params.range.end.line))
         if text is None or analysis is None or not ls.settings.inlayHints.enabled:
             return []
         encoding = ls.encoding
@@ -31,7 +34,7 @@ def install(server) -> None:
         if last < first:
             first, last = last, first
         out = []
-        for site in analysis.calls:
+        for site in analysis.calls_between(first[0], last[0]):
             if site.scope and not ls.settings.inlayHints.scopeHeaders:
                 continue
             for hint in site.hints:
@@ -50,7 +53,8 @@ def install(server) -> None:
         uri = data.get("uri")
         if not uri:
             return hint
-        text, analysis = await ls.analysis(uri)
+        line = data.get("line")
+        text, analysis = await ls.analysis(uri, (line, line) if isinstance(line, int) else None)
         if analysis is None:
             return hint
         if data.get("kind") == "signature":

@@ -89,7 +89,8 @@ def _outputs(state, stmt, kernel: Fn, created: set) -> list:
     if kernel.hidden_outputs == 1 and returned is None:
         return [(stmt.var, None)]
     if kernel.hidden_outputs == 0 and returned is not None and kernel.dirs[returned] is Dir.OUT \
-            and returned not in kernel.removed and _is_created(stmt.value.args[returned], created):
+            and returned not in kernel.removed and returned < len(stmt.value.args) \
+            and _is_created(stmt.value.args[returned], created):
         return [(stmt.var, returned)]
     return []
 
