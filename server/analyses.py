@@ -28,6 +28,7 @@ import logging
 import time
 import traceback
 from concurrent.futures import ThreadPoolExecutor
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Optional
 
@@ -62,7 +63,7 @@ class Analyses:
         self.worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pypto-lens-analysis")
         self.done: dict[str, Done] = {}
         self.generation = 0  # bumped by every change that may change an analysis (any document, the registry)
-        self.wanted: dict[str, None] = {}  # documents to analyse, in order
+        self.wanted: OrderedDict[str, None] = OrderedDict()  # documents to analyse, the most wanted first
         self.running: Optional[str] = None
         self.active = False  # the loop that feeds the worker runs
         self.changed_event: Optional[asyncio.Event] = None  # set whenever an analysis finishes
@@ -141,7 +142,9 @@ class Analyses:
 
     # -- the worker -------------------------------------------------------------------------------
     def want(self, uri: str) -> None:
+        """Analyse `uri` next (what was asked for or edited last goes first)."""
         self.wanted[uri] = None
+        self.wanted.move_to_end(uri, last=False)
         if not self.active:
             self.active = True
             asyncio.ensure_future(self._run())

@@ -149,6 +149,7 @@ class OpCall:
     span: Span
     name_span: Span
     owner: str = ""  # the function whose text holds this call (differs after inlining, N1)
+    views: dict = field(default_factory=dict, init=False, repr=False, compare=False)  # pipeline/types.resolve_op's
 
 
 class CalleeForm(Word):
@@ -377,6 +378,7 @@ class Function:
     role: Optional[str] = None
     problems: list[tuple[str, str, Span]] = field(default_factory=list)  # declaration errors
     returns_span: Optional[Span] = None
+    digest: str = field(default="", compare=False)  # what it was lowered from (workspace/document.py)
 
     def param_index(self, name: str) -> Optional[int]:
         for i, p in enumerate(self.params):

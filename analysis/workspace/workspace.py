@@ -58,6 +58,7 @@ class Workspace:
         with self._lock:
             self._analyses.pop(uri, None)
             self.caches.splitters.pop(uri, None)
+            self.caches.forget(uri)
 
     def text(self, uri: str) -> Optional[str]:
         doc = self._document(uri)
@@ -274,7 +275,7 @@ def _exports(uri: str, summary: ModuleSummary) -> Exports:
         parts.append(repr((name, fn.kind.value, [d.value for d in fn.dirs], [p.type for p in fn.params],
                            [p.name for p in fn.params], [p.decl.value for p in fn.params], [p.span for p in fn.params],
                            offsets.get(name, 0), fn.hidden_outputs, fn.returns,
-                           id(fn.source) if fn.kind is ir.Kind.INLINE else 0)))
+                           fn.source.digest if fn.kind is ir.Kind.INLINE and fn.source is not None else "")))
     parts.append(repr(sorted(constants.items(), key=lambda kv: kv[0])))
     parts.append(repr(sorted(imported.items())))
     fingerprint = hashlib.sha1("\n".join(parts).encode("utf-8", "replace")).hexdigest()
