@@ -46,11 +46,12 @@ class Buffers:
 
         # A reshape names no buffer at all: even after `flat` was written,
         # writing through the reshape again is not tied to it (only a loop
-        # could make it InOut).
+        # could make it InOut). The runtime keys writers by base address, so
+        # the second OutputExisting write is not ordered after the first (Z2).
         flat = pl.create_tensor([1024], dtype=pl.FP16)
         view = pl.reshape(flat, [8, 128])
         view = self.write_rows(x, view)  # expect: Input, OutputExisting
-        view = self.write_rows(x, view)  # expect: Input, OutputExisting
+        view = self.write_rows(x, view)  # expect: Input, OutputExisting  # expect-warning: UnorderedWriteAfterWrite
 
         # A call's results name the buffers it wrote, in the order of its
         # pl.Out parameters: `a` is `lo_buf`, `b` is `hi_buf`. Writing `a`

@@ -1,11 +1,14 @@
-"""textDocument/codeAction: the presentation's quick fixes (presentation/fixes.py) as LSP code actions."""
+"""textDocument/codeAction: the presentation's quick fixes as LSP code actions: InParamWritten's
+(presentation/fixes.py) and the hazards' (presentation/hazard_fixes.py; an edit may be in the file
+that declares the callee)."""
 from __future__ import annotations
 
 from lsprotocol import types
 
 from pypto_lens.presentation.fixes import quick_fixes
+from pypto_lens.presentation.hazard_fixes import hazard_fixes
 
-from .convert import lsp_range
+from .convert import document_text, lsp_range
 
 
 def install(server) -> None:
@@ -16,11 +19,22 @@ def install(server) -> None:
         text = ls.documents.get(uri)
         if text is None:
             return []
+
+        def lines_of(target):
+            found = text if target is None or target == uri else document_text(ls, target)
+            return found.line if found is not None else None
+
         actions = []
         for diagnostic in params.context.diagnostics:
-            for fix in quick_fixes(diagnostic.code, diagnostic.data, text.line):
-                edit = types.TextEdit(range=lsp_range(text, fix.range, ls.encoding), new_text=fix.new_text)
+            fixes = quick_fixes(diagnostic.code, diagnostic.data, text.line) + \
+                hazard_fixes(diagnostic.code, diagnostic.data, lines_of)
+            for fix in fixes:
+                target = fix.uri or uri
+                target_text = text if target == uri else document_text(ls, target)
+                if target_text is None:
+                    continue
+                edit = types.TextEdit(range=lsp_range(target_text, fix.range, ls.encoding), new_text=fix.new_text)
                 actions.append(types.CodeAction(
                     title=fix.title, kind=types.CodeActionKind.QuickFix, diagnostics=[diagnostic],
-                    is_preferred=fix.preferred, edit=types.WorkspaceEdit(changes={uri: [edit]})))
+                    is_preferred=fix.preferred, edit=types.WorkspaceEdit(changes={target: [edit]})))
         return actions

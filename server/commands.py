@@ -21,6 +21,8 @@ def install(server) -> None:
         text, analysis = await ls.analysis(uri)
         if text is None or analysis is None:
             return "PyPTO Lens: this document holds no pl program."
+        if line >= text.line_count:
+            return f"Line {line + 1} is past the end of the document ({text.line_count} lines)."
         line, col = text.clamp(line, character, ls.encoding)
         return explain_at(analysis, line, col, markdown_link(uri))
 

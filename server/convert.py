@@ -30,6 +30,11 @@ def lsp_location(ls, location: Location, uri: str) -> types.Location:
     return types.Location(uri=target, range=lsp_range(text, location.range, ls.encoding))
 
 
+def document_text(ls, uri: str) -> Optional[LspText]:
+    """A document's text: the client's while it is open, else the file's on disk."""
+    return ls.documents.get(uri) or _disk_text(ls, uri)
+
+
 def _disk_text(ls, uri: str) -> Optional[LspText]:
     """The line index of a file that is not open (an imported kernel), kept while its text is."""
     source = ls.lens.text(uri)

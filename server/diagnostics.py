@@ -14,6 +14,7 @@ from typing import Optional
 
 from lsprotocol import types
 
+from pypto_lens.presentation import docs
 from pypto_lens.presentation.diagnostics import registration_diagnostics
 from pypto_lens.vocabulary import Severity
 from pypto_lens.workspace.results import Diagnostic
@@ -42,11 +43,12 @@ class Diagnostics:
                 return None, []
             loop = asyncio.get_running_loop()
             found = await loop.run_in_executor(ls.worker, registration_diagnostics, text.normalised())
-            return text.version, [_convert(ls, uri, text, d) for d in found if ls.settings.shows_diagnostic(d.code)]
+            return text.version, [_convert(ls, uri, text, d) for d in found if ls.shows(d.code, d.data)]
         text, analysis = await ls.analysis(uri)
         if text is None or analysis is None:
             return (text.version if text else None), []
-        items = [_convert(ls, uri, text, d) for d in analysis.diagnostics if ls.settings.shows_diagnostic(d.code)]
+        found = list(analysis.diagnostics) + list(analysis.optional_diagnostics)  # (the latter off by default)
+        items = [_convert(ls, uri, text, d) for d in found if ls.shows(d.code, d.data)]
         return text.version, items
 
     def schedule(self, uri: str) -> None:
@@ -122,9 +124,11 @@ def _convert(ls, uri: str, text, d: Diagnostic) -> types.Diagnostic:
             related.append(types.DiagnosticRelatedInformation(location=lsp_location(ls, step.location, uri),
                                                                message=f"{step.label}: {step.note}".strip(": ")))
     data = dict(d.data) if d.data else None
+    href = docs.link(d.code)  # the page that explains the code, shipped with the server
     return types.Diagnostic(range=lsp_range(text, d.range, encoding), message=d.message,
                             severity=_SEVERITY.get(d.severity, types.DiagnosticSeverity.Information),
-                            code=str(d.code), source=SOURCE, related_information=related or None, data=data)
+                            code=str(d.code), code_description=types.CodeDescription(href=href) if href else None,
+                            source=SOURCE, related_information=related or None, data=data)
 
 
 

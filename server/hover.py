@@ -25,7 +25,8 @@ def install(server) -> None:
             return None
         encoding = ls.encoding
         line, col = text.clamp(params.position.line, params.position.character, encoding)
-        found = hover_at(analysis, line, col, markdown_link(uri))
+        found = hover_at(analysis, line, col, markdown_link(uri), ls.settings.hint_options().shows,
+                         information=ls.settings.hazards.information)
         if found is None:
             return None
         return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=found.markdown),

@@ -1,7 +1,10 @@
-"""textDocument/inlayHint and inlayHint/resolve: one hint per argument of every direction-bearing call.
+"""textDocument/inlayHint and inlayHint/resolve: the direction of every argument of every direction-bearing call.
 
-The label names the direction exactly (H5); its first part links to the
-callee parameter; the tooltip (the derivation) is filled in lazily by resolve.
+What a line shows is the presentation's (presentation/hints.py): short words fitted into the
+editor's budget for one line (`editor.inlayHints.maximumLength`), or every hint in H5's full
+form (`pyptoLens.inlayHints.labelStyle: "full"`). A label's first part links to the callee
+parameter; the tooltip (the parameter, the full direction and its derivation) is filled in
+lazily by resolve, except a `+N`'s, which lists what did not fit.
 """
 from __future__ import annotations
 
@@ -10,7 +13,7 @@ from typing import Optional
 from lsprotocol import types
 
 from pypto_lens.presentation.explain import hint_lines, markdown_link, signature_markdown
-from pypto_lens.presentation.hints import label, signature_label
+from pypto_lens.presentation.hints import ShownHint, shown_hints
 from pypto_lens.workspace.results import ArgHint, DocumentAnalysis, SignatureChange
 
 from .convert import lsp_location, position
@@ -33,25 +36,15 @@ def install(server) -> None:
         last = text.clamp(params.range.end.line, params.range.end.character, encoding)
         if last < first:
             first, last = last, first
-        out = []
-        for site in analysis.calls_between(first[0], last[0]):
-            if site.scope and not ls.settings.inlayHints.scopeHeaders:
-                continue
-            for hint in site.hints:
-                if not first <= (hint.line, hint.col) <= last or not ls.settings.shows_direction(hint.direction.value):
-                    continue
-                out.append(_hint(ls, uri, text, hint, site.scope, encoding))
-        if ls.settings.inlayHints.signatures:
-            for change in analysis.signatures:
-                if first <= (change.line, change.col) <= last:
-                    out.append(_signature_hint(text, uri, change, encoding))
-        return out
+        # a line is fitted as a whole, whatever part of it the range holds
+        return [_hint(ls, uri, text, shown, encoding) for shown in shown_hints(analysis, ls.settings.hint_options(), (first[0], last[0]))
+                if first <= (shown.line, shown.col) <= last]
 
     @server.feature(types.INLAY_HINT_RESOLVE)
     async def resolve(ls, hint: types.InlayHint) -> types.InlayHint:
         data = hint.data if isinstance(hint.data, dict) else {}
         uri = data.get("uri")
-        if not uri:
+        if not uri or data.get("kind") == "more":
             return hint
         line = data.get("line")
         text, analysis = await ls.analysis(uri, (line, line) if isinstance(line, int) else None)
@@ -72,22 +65,28 @@ def _markdown(value: str) -> types.MarkupContent:
     return types.MarkupContent(kind=types.MarkupKind.Markdown, value=value)
 
 
-def _hint(ls, uri: str, text, hint: ArgHint, scope: bool, encoding: str) -> types.InlayHint:
-    target = lsp_location(ls, hint.declared, uri) if hint.declared else None
-    # H5's label, its first part (the parameter) linking to the callee's declaration
-    parts = [types.InlayHintLabelPart(value=hint.param, location=target),
-             types.InlayHintLabelPart(value=label(hint)[len(hint.param):])]
+def _hint(ls, uri: str, text, shown: ShownHint, encoding: str) -> types.InlayHint:
+    at = position(text, shown.line, shown.col, encoding)
+    if shown.signature is not None:
+        change = shown.signature
+        return types.InlayHint(position=at, label=shown.label, kind=types.InlayHintKind.Type, padding_left=True,
+                               data={"uri": uri, "kind": "signature", "function": change.function,
+                                     "param": change.param})
+    if shown.more:
+        lines = [f"- **{h.param}**: **{h.direction.value}** — {h.explanation.rule}: {h.explanation.text}"
+                 for h in shown.hints]
+        return types.InlayHint(position=at, label=shown.label, kind=types.InlayHintKind.Parameter,
+                               padding_left=True, tooltip=_markdown("Not shown on this line:\n\n" + "\n".join(lines)),
+                               data={"uri": uri, "kind": "more"})
+    hint = shown.hints[0]
+    target = lsp_location(ls, hint.declared, uri) if hint.declared and shown.link else None
+    parts = [types.InlayHintLabelPart(value=shown.label[:shown.link], location=target)] if shown.link else []
+    if len(shown.label) > shown.link:
+        parts.append(types.InlayHintLabelPart(value=shown.label[shown.link:]))
     return types.InlayHint(
-        position=position(text, hint.line, hint.col, encoding), label=parts, kind=types.InlayHintKind.Parameter,
-        padding_left=scope, padding_right=not scope,
+        position=at, label=parts, kind=types.InlayHintKind.Parameter,
+        padding_left=shown.scope, padding_right=not shown.scope,
         data={"uri": uri, "line": hint.line, "col": hint.col, "index": hint.index, "param": hint.param})
-
-
-def _signature_hint(text, uri: str, change: SignatureChange, encoding: str) -> types.InlayHint:
-    return types.InlayHint(
-        position=position(text, change.line, change.col, encoding),
-        label=signature_label(change), kind=types.InlayHintKind.Type, padding_left=True,
-        data={"uri": uri, "kind": "signature", "function": change.function, "param": change.param})
 
 
 def _find_hint(analysis: DocumentAnalysis, data: dict) -> Optional[ArgHint]:

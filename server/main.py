@@ -10,15 +10,16 @@ from typing import Optional
 
 from lsprotocol import types
 
-from . import code_actions, commands, diagnostics, hover, inlay_hints
+from . import code_actions, code_lens, commands, diagnostics, hover, inlay_hints, status, task_graph
 from .server import LensServer
+from .settings import hint_budget
 
 log = logging.getLogger("pypto-lens")
 
 
 def create_server() -> LensServer:
     server = LensServer()
-    for feature in (inlay_hints, hover, diagnostics, code_actions, commands):
+    for feature in (inlay_hints, hover, diagnostics, code_actions, commands, code_lens, task_graph, status):
         feature.install(server)
 
     @server.feature(types.INITIALIZE)
@@ -61,15 +62,18 @@ async def _pull_settings(ls: LensServer) -> bool:
     workspace = getattr(ls.client_capabilities, "workspace", None)
     if not workspace or not workspace.configuration:
         return False
-    try:
-        values = await ls.workspace_configuration_async(
-            types.ConfigurationParams(items=[types.ConfigurationItem(section="pyptoLens")]))
+    try:  # ours, and the editor's cap on one line's hint text (VS Code: editor.inlayHints.maximumLength)
+        values = await ls.workspace_configuration_async(types.ConfigurationParams(items=[
+            types.ConfigurationItem(section="pyptoLens"), types.ConfigurationItem(section="editor.inlayHints")]))
     except Exception:
         log.warning("the client did not answer workspace/configuration")
         return False
-    if not values or values[0] is None:
+    if not values:
         return False
-    return ls.apply_settings(values[0])
+    budget = hint_budget(values[1] if len(values) > 1 else None)
+    if values[0] is None:
+        return ls.apply_settings(ls.settings_values, budget) if budget != ls.settings.hint_budget else False
+    return ls.apply_settings(values[0], budget)
 
 
 def _set_logging() -> None:

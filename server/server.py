@@ -78,6 +78,7 @@ class LensServer(LanguageServer):
         self.lens = Workspace([], open_documents=self.documents)
         self.disk_texts: dict = {}  # uri -> LspText of files read from disk (see convert.lsp_location)
         self.settings = Settings()
+        self.settings_values: Any = None  # the `pyptoLens` values the settings were read from
         self.analyses = Analyses(self)
         self.worker = self.analyses.worker  # (C++ registrations and the registry load use it too)
         self.pull_diagnostics = False
@@ -130,10 +131,17 @@ class LensServer(LanguageServer):
         if self.is_cpp(uri):
             self.registry_sources.changed(uri)
 
+    def shows(self, code: str, data: Any = None) -> bool:
+        """The settings' answer for a diagnostic, knowing whether the workspace holds PyPTO's operator sources."""
+        return self.settings.shows(code, data, self.registry_sources.checkout.registry is not None)
+
     def refresh_views(self) -> None:
         """Ask the client to fetch hints and diagnostics again (settings or registry changed; never per keystroke)."""
         self.analyses.changed()
         self.refresh_hints()
+        workspace = getattr(self.client_capabilities, "workspace", None)
+        if workspace and workspace.code_lens and workspace.code_lens.refresh_support:
+            self.workspace_code_lens_refresh(None)  # scopes' lenses, and the graphs' counts (hazards.information)
         self.diagnostics.refresh_all()
 
     def can_refresh_hints(self) -> bool:
@@ -166,12 +174,13 @@ class LensServer(LanguageServer):
                 roots.append(path)
         self.lens.roots = [Path(p) for p in roots]
 
-    def apply_settings(self, values: Any) -> bool:
-        """Read new settings; True when they changed."""
-        new = parse_settings(values)
+    def apply_settings(self, values: Any, hint_budget: Optional[int] = None) -> bool:
+        """Read new settings (and the editor's hint budget, when it said); True when they changed."""
+        new = parse_settings(values, self.settings.hint_budget if hint_budget is None else hint_budget)
         for problem in new.problems:
             self.window_show_message(types.ShowMessageParams(types.MessageType.Warning,
                                                              f"PyPTO Lens: {problem} (the default is used)"))
         changed = new != self.settings
         self.settings = new
+        self.settings_values = values
         return changed

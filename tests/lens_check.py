@@ -36,7 +36,7 @@ def reports(paths: Iterable[Path], scalar: bool = False) -> dict[str, dict]:
         if analysis is None:
             report = {"file": str(path), "error": "could not be read"}
         else:
-            report = json.loads(json.dumps(render.analysis_json(str(path), analysis, scalar), ensure_ascii=False))
+            report = json.loads(json.dumps(render.analysis_json(str(path), analysis, render.Show(scalar=scalar)), ensure_ascii=False))
         out[str(path.resolve())] = report
     return out
 
@@ -48,12 +48,12 @@ def check(source: str, expected: Optional[str] = None, scalar: bool = False) -> 
     texts = OpenTexts()
     texts.open(uri, source, 1)
     analysis = Workspace(open_documents=texts).analysis(uri)
-    lines = [line[len(name) + 1:] for line in render.analysis_text(name, analysis, scalar)]
+    lines = [line[len(name) + 1:] for line in render.analysis_text(name, analysis, render.Show(scalar=scalar))]
     if expected is not None:
         wanted = [line.strip() for line in expected.strip().splitlines() if line.strip()]
         assert lines == wanted, "pypto-lens check says:\n" + "\n".join(lines)
     if _EXPECTATION.search(source):
-        report = json.loads(json.dumps(render.analysis_json(name, analysis, scalar), ensure_ascii=False))
+        report = json.loads(json.dumps(render.analysis_json(name, analysis, render.Show(scalar=scalar)), ensure_ascii=False))
         _, failures = check_file(Path(name), report, source)
         assert failures == [], "\n".join(failures)
     return lines

@@ -168,13 +168,63 @@ def test_the_in_process_reports_are_what_the_command_prints():
 
 def test_check_in_process(program: Path):
     lines = check(PROGRAM, """
-        8:16: information: UnclassifiedOperator: tile.load declares no argument effects: every analysis reads \
-it as writing nothing (missing declarations are invisible)
-        15:15: warning: InParamWritten: parameter 'dst' of leak is declared In, but tile.store writes it: \
+        15:32: warning: InParamWritten: parameter 'dst' of leak is declared In, but tile.store writes it: \
 declare it pl.Out[...] (written, never read)
-        20:16: information: UnclassifiedOperator: tensor.create declares no argument effects: every analysis \
-reads it as writing nothing (missing declarations are invisible)
         21:13: call fill: src(a)=Input, dst(s)=OutputExisting
         22:13: call fill: src(a)=Input, dst(s)=InOut
     """)
     assert [f"{program}:{line}" for line in lines] == run("check", str(program)).stdout.splitlines()
+
+
+def test_a_3000_deep_expression_gets_too_deep_and_the_rest_its_hints(tmp_path: Path):
+    deep = "pl.neg(" * 3000 + "a" + ")" * 3000
+    path = tmp_path / "deeper.py"
+    path.write_text(PROGRAM.replace("s = self.fill(a, s)\n        return s", f"s = self.fill({deep}, s)\n        return s"),
+                    encoding="utf-8")
+    result = run("check", "--format", "json", "--fail-on", "never", str(path))
+    (report,) = json.loads(result.stdout)
+    [too_deep] = [d for d in report["diagnostics"] if d["code"] == "TooDeep"]
+    assert too_deep["line"] == 22 and too_deep["severity"] == "error" and "3003 deep" in too_deep["message"]
+    assert [c["line"] for c in report["calls"]] == [21]  # the first call keeps its directions
+
+
+def test_operator_notes_only_when_asked_or_beside_pypto_sources(tmp_path: Path, program: Path):
+    def codes(*args):
+        (report,) = json.loads(run("check", "--format", "json", "--fail-on", "never", *args).stdout)
+        return {d["code"]: d["severity"] for d in report["diagnostics"]}
+    assert "UnclassifiedOperator" not in codes(str(program))  # ordinary user code
+    assert codes("--operators", "on", str(program))["UnclassifiedOperator"] == "hint"
+    checkout = tmp_path / "pypto"
+    (checkout / "src" / "ir" / "op").mkdir(parents=True)
+    beside = checkout / "demo.py"
+    beside.write_text(PROGRAM, encoding="utf-8")
+    assert codes(str(checkout))["UnclassifiedOperator"] == "hint"  # a PyPTO checkout: its own registrations
+    assert "UnclassifiedOperator" not in codes("--operators", "off", str(checkout))
+
+
+def test_check_on_a_cpp_source_prints_its_registration_problems_at_file_lines(tmp_path: Path):
+    source = tmp_path / "ops.cpp"
+    source.write_text('#include "op.h"\n\n// one op\nREGISTER_OP("tile.foo")\n'
+                      '    .set_arg_effect(0, ArgEffect::Write)\n    .no_arg_writes();\n', encoding="utf-8")
+    result = run("check", str(source))
+    assert result.returncode == 1
+    [line] = result.stdout.splitlines()
+    assert line.startswith(f"{source}:6:5: error: ArgEffectContradiction: V1: no_arg_writes() after set_arg_effect(...) "
+                           "(line 5)"), line
+
+
+def test_explain_past_the_end_of_the_file(program: Path):
+    result = run("explain", f"{program}:99")
+    assert result.returncode == 1 and result.stdout.strip() == f"{program}:99: past the end of the file (24 lines)"
+
+
+def test_a_call_imported_from_a_file_that_is_not_there_says_so(tmp_path: Path):
+    main = tmp_path / "main.py"
+    main.write_text("import pypto.language as pl\nfrom kernels import fill\n\n\n@pl.jit\n"
+                    "def entry(a: pl.Tensor[[16], pl.FP32], out: pl.Out[pl.Tensor[[16], pl.FP32]]):\n"
+                    "    out = fill(a, out)\n    return out\n", encoding="utf-8")
+    missing = run("check", str(main)).stdout
+    assert "call fill: no directions (imported from `kernels`, not found (neither beside this file nor in the " \
+        "workspace) (S6))" in missing
+    (tmp_path / "kernels.py").write_text("fill = None\n", encoding="utf-8")
+    assert "imported from `kernels`, which defines no pl function `fill`" in run("check", str(main)).stdout

@@ -157,18 +157,6 @@ def test_an_edit_above_a_function_reuses_its_parse():
         [(h.line, label(h)) for c in after.calls for h in c.hints]
 
 
-def test_every_cache_forgets_its_least_recently_used_entries():
-    """A long editing session must not grow the caches without bound, whichever way they are filled."""
-    from pypto_lens.workspace.lru import LRU
-    cache = LRU(2)
-    cache["a"] = 1
-    cache.get_or("b", lambda: 2)
-    assert cache.get("a") == 1  # a is now the most recent
-    cache["c"] = 3
-    assert list(cache) == ["a", "c"]
-    assert cache.get_or("b", lambda: 4) == 4 and list(cache) == ["c", "b"]
-
-
 def test_a_content_cache_keeps_what_analyses_use_and_bounds_the_rest():
     """Issue 13: what a document's current analysis uses stays; the rest is spare, bounded in characters."""
     from pypto_lens.workspace.caches import ContentCache

@@ -66,6 +66,8 @@ def wheel(tmp_path_factory) -> Path:
         for relative in _tree_files(folder):
             (source / folder / relative).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy(ROOT / folder / relative, source / folder / relative)
+    (source / "docs").mkdir()
+    shutil.copy(ROOT / "docs" / "diagnostics.md", source / "docs" / "diagnostics.md")  # the page diagnostics link to
     out = tmp_path_factory.mktemp("wheel")
     _run(sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--wheel-dir", out, source)
     (found,) = out.glob("pypto_lens-*.whl")
@@ -100,7 +102,7 @@ def test_the_wheel_holds_pypto_lens_only_and_all_of_it(wheel: Path):
     names = set(zipfile.ZipFile(wheel).namelist())
     packaged = {n for n in names if ".dist-info/" not in n}
     expected = {f"pypto_lens/{p}" for p in _tree_files("analysis")} | \
-        {f"pypto_lens/server/{p}" for p in _tree_files("server")}
+        {f"pypto_lens/server/{p}" for p in _tree_files("server")} | {"pypto_lens/docs/diagnostics.md"}
     assert packaged == expected
     entry_points = next(n for n in names if n.endswith(".dist-info/entry_points.txt"))
     assert "pypto-lens = pypto_lens.entry:main" in zipfile.ZipFile(wheel).read(entry_points).decode()
@@ -134,8 +136,17 @@ def test_the_server_runs_from_an_unrelated_folder(installed: Path, elsewhere: Pa
             proc.kill()
             proc.wait()
     labels = ["".join(part["value"] for part in h["label"]) for h in hints]
-    assert labels == ["src (a): Input", "dst (b): OutputExisting", "src (a): Input", "dst (b): InOut"], \
+    assert labels == ["in", "out", "in", "inout"], \
         proc.stderr.read().decode(errors="replace")[-2000:]
+
+
+def test_the_diagnostics_page_is_installed_and_linked(installed: Path, elsewhere: Path):
+    script = "from pypto_lens.presentation import docs; print(docs.link('InParamWritten'))"
+    href = _run(installed / "python", "-c", script, cwd=elsewhere).stdout.strip()
+    path, _, line = href.partition("#L")
+    page = Path(path.removeprefix("file://"))
+    assert "site-packages" in page.parts and page.parts[-2:] == ("docs", "diagnostics.md"), href
+    assert page.read_text(encoding="utf-8").split("\n")[int(line) - 1] == "### InParamWritten"
 
 
 def test_the_command_line_runs_from_an_unrelated_folder(installed: Path, elsewhere: Path):

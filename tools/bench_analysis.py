@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """Benchmark the analysis engine (figures, not assertions).
 
-  python tools/bench_analysis.py [--lines 5000] [--file PATH] [--edits 40]
+  python tools/bench_analysis.py [--lines 5000] [--file PATH [--edit-line N]] [--edits 40]
 
 Prints: the cold analysis time of a big pl file (generated, or --file), the
 re-analysis time after a one-character edit inside one function (median and
-p95 over --edits edits), and their ratio. The generated file is a chain of
+p95 over --edits edits), and their ratio. The edited line is the middle
+`= self.` call, or --edit-line N (1-based: for jit files, which call by name). The generated file is a chain of
 @pl.program classes with InCore kernels and orchestration functions calling
 them from straight-line code and loops.
 """
@@ -67,6 +68,7 @@ def main(argv=None) -> int:
     parser.add_argument("--lines", type=int, default=5000)
     parser.add_argument("--file")
     parser.add_argument("--edits", type=int, default=40)
+    parser.add_argument("--edit-line", type=int, help="the line to edit (1-based; default: the middle `= self.` call)")
     args = parser.parse_args(argv)
     text = Path(args.file).read_text(encoding="utf-8") if args.file else big_program(args.lines)
     lines = text.split("\n")
@@ -79,7 +81,9 @@ def main(argv=None) -> int:
     cold = time.perf_counter() - started
     gc.freeze()  # as the server does after a document's first analysis
     calls = [i for i, line in enumerate(lines) if "= self." in line]
-    target = calls[len(calls) // 2]
+    if args.edit_line is None and not calls:
+        parser.error("no `= self.` call to edit: give --edit-line")
+    target = args.edit_line - 1 if args.edit_line else calls[len(calls) // 2]
     times = []
     for n in range(args.edits):
         lines[target] = lines[target] + ("  # x" if n == 0 else "x")

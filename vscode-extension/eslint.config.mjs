@@ -17,10 +17,10 @@ export default tseslint.config(
         },
     },
     {
-        files: ['e2e/**/*.js', 'scripts/**/*.js'],
+        files: ['e2e/**/*.js', 'scripts/**/*.js', 'test/**/*.js'],
         languageOptions: {
             sourceType: 'commonjs',
-            globals: { require: 'readonly', process: 'readonly', console: 'readonly', __dirname: 'readonly', document: 'readonly', setTimeout: 'readonly' },
+            globals: { require: 'readonly', module: 'writable', process: 'readonly', console: 'readonly', __dirname: 'readonly', document: 'readonly', setTimeout: 'readonly' },
         },
         rules: { '@typescript-eslint/no-require-imports': 'off' },
     },

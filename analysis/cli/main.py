@@ -1,7 +1,9 @@
 """`pypto-lens`: check pl programs from the command line, explain a call, print the registry.
 
-  pypto-lens check PATH... [--format text|json] [--fail-on warning|error|never] [--scalar] [--jobs N]
+  pypto-lens check PATH... [--format text|json] [--fail-on warning|error|never] [--scalar] [--operators auto|on|off]
+                           [--jobs N]
   pypto-lens explain FILE:LINE[:COL]
+  pypto-lens graph FILE[:FUNCTION]... [--format text|json|dot|mermaid] [--information] [--reduced]
   pypto-lens registry PYPTO_CHECKOUT [--output FILE]
 
 (`pypto-lens serve`, the language server, is added by pypto_lens.entry: the CLI does not know the server.)
@@ -19,6 +21,7 @@ from typing import Iterator, Optional
 from ..workspace.results import CallSite, DocumentAnalysis
 from ..workspace.workspace import Workspace, path_to_uri
 from . import parallel, render
+from .graph import add_graph_command
 
 _SKIP_DIRS = {".git", ".hg", ".svn", ".venv", "venv", "node_modules", "__pycache__", ".tox", ".mypy_cache",
               "build", "dist"}
@@ -63,7 +66,9 @@ def cmd_check(args) -> int:
         raise UsageError("--jobs must be at least 1")
     worst = 0  # 0 nothing, 1 warning, 2 error
     reports = []
-    for report in parallel.reports(files, _workspace_for(args.paths).roots, jobs, args.format, args.scalar):
+    roots = _workspace_for(args.paths).roots
+    style = parallel.Style(args.format, args.scalar, args.information, _operator_notes(args.operators, roots))
+    for report in parallel.reports(files, roots, jobs, style):
         worst = max(worst, report.worst)
         if args.format == "json":
             reports.append(report.json)
@@ -77,6 +82,14 @@ def cmd_check(args) -> int:
         print(render.summary(len(files)), file=sys.stderr)
     threshold = {"warning": 1, "error": 2, "never": 3}[args.fail_on]
     return 1 if worst >= threshold else 0
+
+
+def _operator_notes(choice: str, roots: list[Path]) -> bool:
+    """'auto': the operator notes are for PyPTO's own sources, so only where the paths hold a checkout."""
+    if choice != "auto":
+        return choice == "on"
+    from ..registry.workspace_registry import find_checkouts
+    return bool(find_checkouts(roots))
 
 
 def cmd_explain(args) -> int:
@@ -96,6 +109,13 @@ def cmd_explain(args) -> int:
     workspace = _workspace_for([file])
     analysis = workspace.analysis(path_to_uri(path))
     sites = _sites_at(analysis, line - 1, None if col is None else col - 1)
+    text = workspace.text(path_to_uri(path))
+    if text is None:
+        raise UsageError(f"could not read {file}")
+    lines = text.count("\n") + 1
+    if line < 1 or line > lines:
+        print(f"{file}:{line}: past the end of the file ({lines} line{'s' if lines != 1 else ''})")
+        return 1
     if not sites:
         print(f"{file}:{line}: no direction-bearing call on this line")
         return 1
@@ -145,12 +165,18 @@ def build_parser() -> tuple[argparse.ArgumentParser, "argparse._SubParsersAction
     check.add_argument("--exit-zero", dest="fail_on", action="store_const", const="never",
                        help="always exit 0 (same as --fail-on never)")
     check.add_argument("--scalar", action="store_true", help="also list Scalar arguments")
+    check.add_argument("--operators", choices=["auto", "on", "off"], default="auto",
+                       help="the notes on operators without declared effects (UnclassifiedOperator, UnknownOperator): "
+                            "auto (default) prints them only when the paths hold PyPTO's operator sources")
+    check.add_argument("--information", action="store_true",
+                       help="also report information-level hazards (off by default: uncertain overlap or order)")
     check.add_argument("--jobs", "-j", type=int, metavar="N",
                        help="analyse files in N processes (default: the number of cores); same output as one")
     check.set_defaults(run=cmd_check)
     explain = sub.add_parser("explain", help="how each direction of the call on a line was derived")
     explain.add_argument("location", metavar="FILE:LINE[:COL]")
     explain.set_defaults(run=cmd_explain)
+    add_graph_command(sub)
     registry = sub.add_parser("registry", help="the operator registry of a PyPTO checkout, validated")
     registry.add_argument("checkout", help="a PyPTO checkout (its src/ holds the REGISTER_OP sources)")
     registry.add_argument("--output", "-o", help="write the JSON here instead of printing it")

@@ -18,11 +18,15 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Iterator, Optional
 
+from ..presentation.diagnostics import registration_diagnostics
+from ..registry.generate import SOURCE_SUFFIXES
 from ..vocabulary import Severity
+from ..workspace.results import DocumentAnalysis
+from ..workspace.text import decode, normalise_newlines
 from ..workspace.workspace import Workspace, path_to_uri
 from . import render
 
@@ -45,33 +49,58 @@ def default_jobs() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def report(workspace: Workspace, path: Path, fmt: str, scalar: bool) -> FileReport:
+@dataclass(frozen=True)
+class Style:
+    """How `check` reports: the format, and what it adds to the defaults."""
+
+    fmt: str = "text"  # text | json
+    scalar: bool = False  # Scalar arguments too
+    information: bool = False  # information-level hazards too (off by default)
+    operators: bool = False  # the operator notes (UnclassifiedOperator, UnknownOperator): for PyPTO's sources
+
+
+def report(workspace: Workspace, path: Path, style: Style) -> FileReport:
     """What `check` prints for one file, and the worst severity found."""
     out = FileReport(str(path))
-    analysis = workspace.analysis(path_to_uri(path))
+    if path.suffix in SOURCE_SUFFIXES:  # a C++ source: its REGISTER_OP chains' rules (V1-V3)
+        analysis = _registrations(path)
+    else:
+        analysis = workspace.analysis(path_to_uri(path))
     if analysis is None:
         out.json = {"file": str(path), "error": "could not be read"}
         return out
+    if style.information:  # a copy: the workspace keeps its analysis
+        analysis = replace(analysis, diagnostics=sorted(analysis.diagnostics + analysis.optional_diagnostics,
+                                                        key=lambda d: (d.range.line, d.range.col)))
     out.worst = max((_SEVERITY.get(d.severity, 0) for d in analysis.diagnostics), default=0)
-    if fmt == "json":
-        out.json = render.analysis_json(str(path), analysis, scalar)
+    show = render.Show(scalar=style.scalar, operators=style.operators)
+    if style.fmt == "json":
+        out.json = render.analysis_json(str(path), analysis, show)
     else:
-        out.lines = render.analysis_text(str(path), analysis, scalar)
+        out.lines = render.analysis_text(str(path), analysis, show)
     return out
 
 
-def reports(files: list[Path], roots: list[Path], jobs: int, fmt: str, scalar: bool) -> Iterator[FileReport]:
+def _registrations(path: Path) -> Optional[DocumentAnalysis]:
+    try:
+        text, _ = decode(path.read_bytes())
+    except OSError:
+        return None
+    return DocumentAnalysis(path_to_uri(path), None, [], [], registration_diagnostics(normalise_newlines(text)))
+
+
+def reports(files: list[Path], roots: list[Path], jobs: int, style: Style) -> Iterator[FileReport]:
     """The reports of `files`, in their order, as a one-job run over `roots` makes them."""
     if jobs <= 1 or len(files) <= 1:
         workspace = Workspace(roots)
         for path in files:
-            yield report(workspace, path, fmt, scalar)
+            yield report(workspace, path, style)
         return
     batches = _split(_folders(files), jobs)
     largest_first = sorted(range(len(batches)), key=lambda i: -_size(batches[i]))
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
     replay: Optional[Workspace] = None
-    with context.Pool(min(jobs, len(batches)), initializer=_start, initargs=(roots, fmt, scalar)) as pool:
+    with context.Pool(min(jobs, len(batches)), initializer=_start, initargs=(roots, style)) as pool:
         done: dict[int, list[FileReport]] = {}
         following = 0
         for index, results in pool.imap_unordered(_run, [(i, batches[i]) for i in largest_first]):
@@ -80,7 +109,7 @@ def reports(files: list[Path], roots: list[Path], jobs: int, fmt: str, scalar: b
                 for path, result in zip(batches[following], done.pop(following)):
                     if result.order_dependent:
                         replay = replay or Workspace(roots)
-                        result = report(replay, path, fmt, scalar)
+                        result = report(replay, path, style)
                     yield result
                 following += 1
 
@@ -122,8 +151,8 @@ def _size(batch: list[Path]) -> int:
 _worker: dict = {}
 
 
-def _start(roots: list[Path], fmt: str, scalar: bool) -> None:
-    _worker.update(workspace=Workspace(roots), fmt=fmt, scalar=scalar)
+def _start(roots: list[Path], style: Style) -> None:
+    _worker.update(workspace=Workspace(roots), style=style)
 
 
 def _run(task: tuple[int, list[Path]]) -> tuple[int, list[FileReport]]:
@@ -131,7 +160,7 @@ def _run(task: tuple[int, list[Path]]) -> tuple[int, list[FileReport]]:
     workspace = _worker["workspace"]
     out = []
     for path in batch:
-        result = report(workspace, path, _worker["fmt"], _worker["scalar"])
+        result = report(workspace, path, _worker["style"])
         result.order_dependent = reaches_cycle(workspace, path_to_uri(path))
         out.append(result)
     return index, out

@@ -1,8 +1,24 @@
 """How the CLI prints analyses: compiler-like text, or JSON for machines."""
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from ..presentation.explain import call_markdown
-from ..workspace.results import CallSite, DocumentAnalysis
+from ..vocabulary import Code
+from ..workspace.results import CallSite, Diagnostic, DocumentAnalysis
+
+OPERATOR_NOTES = (Code.UNCLASSIFIED_OPERATOR, Code.UNKNOWN_OPERATOR)
+
+
+@dataclass(frozen=True)
+class Show:
+    """What `check` prints besides the directions of tensor arguments and the problems."""
+
+    scalar: bool = False  # Scalar arguments
+    operators: bool = False  # the operator notes (UnclassifiedOperator, UnknownOperator): for PyPTO's own sources
+
+    def diagnostics(self, analysis: DocumentAnalysis) -> list[Diagnostic]:
+        return [d for d in analysis.diagnostics if self.operators or d.code not in OPERATOR_NOTES]
 
 
 def _call_text(site: CallSite, scalar: bool) -> str:
@@ -14,18 +30,19 @@ def _call_text(site: CallSite, scalar: bool) -> str:
     return f"{kind} {site.callee}: {args}"
 
 
-def analysis_text(path: str, analysis: DocumentAnalysis, scalar: bool) -> list[str]:
+def analysis_text(path: str, analysis: DocumentAnalysis, show: Show) -> list[str]:
     items = []
     for site in analysis.calls:
         items.append((site.range.line, site.range.col, f"{path}:{site.range.line + 1}:{site.range.col + 1}: "
-                      f"{_call_text(site, scalar)}"))
-    for d in analysis.diagnostics:
+                      f"{_call_text(site, show.scalar)}"))
+    for d in show.diagnostics(analysis):
         items.append((d.range.line, d.range.col, f"{path}:{d.range.line + 1}:{d.range.col + 1}: "
                       f"{d.severity}: {d.code}: {d.message}"))
     return [text for _, _, text in sorted(items, key=lambda t: (t[0], t[1]))]
 
 
-def analysis_json(path: str, analysis: DocumentAnalysis, scalar: bool) -> dict:
+def analysis_json(path: str, analysis: DocumentAnalysis, show: Show) -> dict:
+    scalar = show.scalar
     return {
         "file": path,
         "calls": [{
@@ -40,7 +57,7 @@ def analysis_json(path: str, analysis: DocumentAnalysis, scalar: bool) -> dict:
                         "line": g.line + 1, "rules": [e.rule for e in g.explanation]} for g in analysis.signatures],
         "diagnostics": [{"line": d.range.line + 1, "column": d.range.col + 1, "end_line": d.range.end_line + 1,
                          "end_column": d.range.end_col + 1, "severity": d.severity, "code": d.code,
-                         "message": d.message} for d in analysis.diagnostics],
+                         "message": d.message} for d in show.diagnostics(analysis)],
     }
 
 

@@ -28,6 +28,26 @@ _LOOP_KINDS = {"pl.range": LoopKind.RANGE, "pl.parallel": LoopKind.PARALLEL, "pl
 _SCOPE_LOOPS = ("pl.spmd", "pl.split_aiv")  # scopes written as loops (O1): no loop for N3
 
 
+# deeper expressions get TooDeep: the same answer on every Python and thread stack (a server thread's stack
+# may be a fraction of the main thread's), long before a recursion could fail
+MAX_EXPRESSION_DEPTH = 2000
+
+
+def expression_depth(st: s.Stmt) -> int:
+    """How deeply the expressions of a statement nest (its own, not those of the statements in its body).
+    Without a walk when the statement is too short to nest that deep (each level takes a character)."""
+    span = st.span
+    if span.end_line == span.line and span.end_col - span.col <= MAX_EXPRESSION_DEPTH:
+        return 0
+    deepest = 0
+    stack = [(child, 1) for child in st.children() if not isinstance(child, s.Stmt)]
+    while stack:
+        node, depth = stack.pop()
+        deepest = max(deepest, depth)
+        stack.extend((child, depth + 1) for child in node.children() if not isinstance(child, s.Stmt))
+    return deepest
+
+
 class FunctionLowering(CallLowering, SsaNames):
     """Lowers one function body: its statements and expressions here, its calls in lower_calls.py,
     its SSA names (versions, phis, loop carries) in ssa.py."""
@@ -89,6 +109,12 @@ class FunctionLowering(CallLowering, SsaNames):
 
     # -- statements ----------------------------------------------------------------
     def stmt(self, st: s.Stmt) -> None:
+        depth = expression_depth(st)
+        if depth > MAX_EXPRESSION_DEPTH:
+            self.problems.append((Code.TOO_DEEP, f"this expression is nested {depth} deep: PyPTO Lens analyses up to "
+                                  f"{MAX_EXPRESSION_DEPTH} levels (Python itself refuses 200 nested brackets)",
+                                  st.span))
+            return
         try:
             method = getattr(self, "stmt_" + type(st).__name__, None)
             if method is None:
@@ -226,7 +252,7 @@ class FunctionLowering(CallLowering, SsaNames):
     def stmt_For(self, st: s.For) -> None:
         call = st.iter if isinstance(st.iter, s.Call) else None
         path = self.ctx.canonical(call.func) if call else None
-        header = Span(st.span.line, 0, st.span.line, st.span.end_col)
+        header = Span(st.span.line, 0, st.span.end_line, st.span.end_col)  # to the end of the header, over lines
         if path == "pl.unroll" and self.unroll(st, call):
             return
         if path in _SCOPE_LOOPS:
@@ -344,13 +370,15 @@ class FunctionLowering(CallLowering, SsaNames):
         value = fold(expr, self.constants)
         if value is not None:
             return value
+        if isinstance(expr, s.Str) and "f" not in expr.value.split(expr.value.lstrip("rRbBuUfF")[:1])[0].lower():
+            return string_value(expr.value)  # `name_hint="gate_proj"`: the outlined function's name (O2)
         return self.ctx.canonical(expr) or n_dotted(expr)
 
     def stmt_With(self, st: s.With) -> None:
         item = st.items[0]
         call = item.context if isinstance(item.context, s.Call) else None
         path = self.ctx.canonical(call.func) if call else None
-        header = Span(st.span.line, 0, st.span.line, st.span.end_col)
+        header = Span(st.span.line, 0, st.span.end_line, st.span.end_col)  # to the end of the header, over lines
         if len(st.items) != 1 or path is None:
             for extra in st.items:
                 self.emit(ir.OpaqueStmt([self.expr(extra.context)], extra.span, "with"))
@@ -384,6 +412,8 @@ class FunctionLowering(CallLowering, SsaNames):
                 attrs.setdefault("core_num", self.expr_attr(call.args[0]))
         elif path in ("pl.scope", "pl.manual_scope"):
             kind = ScopeKind.RUNTIME
+            if path == "pl.manual_scope":  # the same as pl.scope(mode=pl.ScopeMode.MANUAL) (G11)
+                attrs["mode"] = "pl.ScopeMode.MANUAL"
         elif path in ("pl.incore", "pl.auto_incore"):
             self.problems.append((Code.UNSUPPORTED, f"{path}() was removed from PyPTO: use pl.at(level=pl.Level.CORE_GROUP)",
                                   item.context.span))

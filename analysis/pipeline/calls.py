@@ -10,7 +10,7 @@ from .state import ProgramState
 
 from ..ir import nodes as ir
 from ..ir.nodes import ArgDir, Dir
-from .model import CallResult, Derivation, Dispatch, Evidence, Fn
+from .model import CallResult, Derivation, Dispatch, Evidence, Fn, Origin
 from .prior_writers import PriorWriters
 from .roots import Roots
 from .types import expr_type
@@ -47,7 +47,7 @@ def _derive(state, fn: Fn, call: ir.UserCall, loops, roots: Roots, writers: Prio
 
     def result(directions, derivations, skipped=None):
         return CallResult(call, fn.key, callee.key if callee else None, directions, derivations, skipped,
-                          dispatch=dispatch, inner=fn.origin == "outlined", callee_fn=callee)
+                          dispatch=dispatch, inner=fn.origin is Origin.OUTLINED, callee_fn=callee)
 
     # C1 / S6: calls that get no vector
     if callee is None:

@@ -28,7 +28,7 @@ class InParamWrite:
     param_index: int
     writer: str  # the op or callee that writes
     owner: str  # the function whose text holds the write
-    span: Span  # the writing call
+    span: Span  # the written argument (the writing call, when the argument has no place of its own)
     read: bool  # is the parameter also read (then InOut is the fix, else Out)
     annotation: Optional[Span]  # the parameter's annotation, for the quick fix
     evidence: tuple[Evidence, ...] = ()
@@ -86,7 +86,7 @@ def check(state: ProgramState, fn: Fn, declared_body: list, annotation_spans: di
                         if effect.reads:
                             read(arg)
                         if effect.writes:
-                            write(arg, view.op_name or value.dsl, value.owner, value.span)
+                            write(arg, view.op_name or value.dsl, value.owner, _place(arg, value.span))
                     aliased = state.registry.result_alias(view.op_name)
                     if aliased is None and state.registry.is_view(view.op_name):
                         aliased = 0
@@ -100,7 +100,7 @@ def check(state: ProgramState, fn: Fn, declared_body: list, annotation_spans: di
                         if d is not Dir.OUT:
                             read(arg)
                         if d is not Dir.IN:
-                            write(arg, callee.name, value.owner, value.span)
+                            write(arg, callee.name, value.owner, _place(arg, value.span))
                     if callee is not None:
                         written = [of(value.args[i]) for i in range(min(len(decl), len(value.args))) if decl[i].writes]
                         result = frozenset().union(*written) if written else frozenset()
@@ -155,3 +155,9 @@ def check(state: ProgramState, fn: Fn, declared_body: list, annotation_spans: di
         out.append(InParamWrite(item.function, item.param, k, item.writer, item.owner, item.span,
                                 param.var in reads, item.annotation, evidence))
     return out
+
+
+def _place(arg, call_span: Span) -> Span:
+    """Where a written argument is: the smallest span that shows the fault."""
+    span = getattr(arg, "span", None)
+    return span if span is not None else call_span

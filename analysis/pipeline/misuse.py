@@ -31,27 +31,35 @@ class Problem:
 
 
 
-def misuse(state: ProgramState, analysed: list[Fn], results: list[CallResult]) -> list[Problem]:
-    """Every problem of the program: declarations, calls, operators, then stale uses of Out/InOut arguments."""
-    return _problems(state, analysed, results) + _stale_uses(state)
+def misuse(state: ProgramState, analysed: list[Fn], results: list[CallResult],
+           declared: dict) -> list[Problem]:
+    """Every problem of the program: declarations, calls, operators, then stale uses of Out/InOut
+    arguments (in `declared`: each function's body before outlining, as PyPTO verifies it)."""
+    return _problems(state, analysed, results) + _stale_uses(state, analysed, declared)
 
 
-def _stale_uses(state: ProgramState) -> list[Problem]:
+def _stale_uses(state: ProgramState, analysed: list[Fn], declared: dict) -> list[Problem]:
     out, seen = [], set()
-    for fn in state.fns.values():
-        if fn.origin in (Origin.INLINE, Origin.EXTERNAL):
-            continue
-        for stale in use_discipline.check(state, fn):
+    for fn in analysed:
+        for stale in use_discipline.check(state, fn, declared[fn.key]):
             key = (stale.owner, stale.span.line, stale.span.col, stale.var)
             if key in seen:
                 continue
             seen.add(key)
-            out.append(Problem(
-                Code.IN_OUT_USE_DISCIPLINE, Severity.ERROR,
-                f"'{stale.var}' was passed to {stale.callee} as Out/InOut, then read again: PyPTO rejects this "
-                f"(read the value the call returns instead, e.g. `{stale.var} = ...({stale.var})`)",
-                stale.owner, stale.span, (Evidence("passed as Out/InOut", stale.call_owner, stale.call_span),)))
+            out.append(Problem(Code.IN_OUT_USE_DISCIPLINE, Severity.ERROR, stale_message(stale), stale.owner,
+                               stale.span, (Evidence("passed as Out/InOut", stale.call_owner, stale.call_span,
+                                                     f"to {stale.callee}"),)))
     return out
+
+
+def stale_message(stale: "use_discipline.StaleUse") -> str:
+    """PyPTO's words (InOutUseValid), where the read is, and a fix that fits wherever the call is."""
+    when = "again in the next iteration of the loop in which" if stale.next_iteration else "after"
+    fix = f"`{stale.var} = {stale.callee_text}(..., {stale.var}, ...)`"
+    then = "so that the loop carries it" if stale.next_iteration else "and read that"
+    return (f"'{stale.var}' is read {when} {stale.callee} took it as Out/InOut: PyPTO rejects the program "
+            f"(\"read the post-call return value instead of the pre-call variable\"); bind the call's result "
+            f"({fix}) {then}")
 
 
 # D3: the ArgDirections a tensor argument may carry in each kind of callee slot
@@ -125,15 +133,16 @@ def _problems(state: ProgramState, analysed: list[Fn], results: list[CallResult]
             if view.op_name is None:
                 if _is_operator_name(call.dsl) and call.dsl not in state.registry.dsl:
                     seen.add(key)
-                    out.append(Problem(Code.UNKNOWN_OPERATOR, Severity.INFORMATION,
+                    out.append(Problem(Code.UNKNOWN_OPERATOR, Severity.HINT,
                                        f"{call.dsl} is not an operator PyPTO registers: PyPTO Lens treats it as "
                                        "reading its arguments", call.owner or fn.owner, call.name_span))
                 continue
             if view.resolved.op is not None and not view.resolved.op.classified and call.args:
                 seen.add(key)
-                out.append(Problem(Code.UNCLASSIFIED_OPERATOR, Severity.INFORMATION,
-                                   f"{view.op_name} declares no argument effects: every analysis reads it as "
-                                   "writing nothing (missing declarations are invisible)",
+                out.append(Problem(Code.UNCLASSIFIED_OPERATOR, Severity.HINT,
+                                   f"{view.op_name} declares no argument effects (its REGISTER_OP has no "
+                                   ".set_arg_effect and no .no_arg_writes): PyPTO's analyses read it as writing "
+                                   "none of its arguments; declare what it writes, or .no_arg_writes() if nothing",
                                    call.owner or fn.owner, call.name_span))
     return out
 

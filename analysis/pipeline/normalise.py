@@ -11,6 +11,7 @@ from dataclasses import replace
 from typing import Callable, Optional
 
 from ..ir import nodes as ir
+from ..ir.nodes import LoopKind
 from .walk import iter_uses
 
 # resolves a call to an Inline function: (its params, its body, whether its parameters keep their
@@ -22,7 +23,7 @@ _MAX_DEPTH = 8
 
 def const_trip_count(loop: ir.Loop) -> Optional[int]:
     """B7: the iteration count of a range-like loop whose bounds are integer constants."""
-    if loop.kind not in ("range", "parallel", "pipeline"):
+    if loop.kind not in (LoopKind.RANGE, LoopKind.PARALLEL, LoopKind.PIPELINE):
         return None
     values = []
     for bound in loop.bounds:
@@ -41,7 +42,7 @@ def proven_trips(loop: ir.Loop) -> Optional[int]:
     """0 or 1 when PyPTO's Simplify can prove that a plain sequential loop runs that many times
     (`stop <= start`, or `start < stop <= start + step`): constant bounds, or `pl.range(s, s + c)`.
     Other loop kinds (parallel, pipeline, while) are never folded."""
-    if loop.kind != "range":
+    if loop.kind is not LoopKind.RANGE:
         return None
     trips = const_trip_count(loop)
     if trips is not None:

@@ -19,7 +19,7 @@ from typing import Optional
 
 from ..ir import nodes as ir
 from ..ir.nodes import Dir, Kind
-from .model import Derivation, Dispatch, Evidence, Fn
+from .model import Derivation, Dispatch, Evidence, Fn, Origin
 from .outline import output_aliases
 from .types import resolve_op
 
@@ -27,7 +27,7 @@ from .types import resolve_op
 def reuse_iter_args(state) -> None:
     decided: set = set()
     for fn in list(state.fns.values()):
-        if fn.kind is Kind.INCORE or fn.origin in ("external", "inline"):
+        if fn.kind is Kind.INCORE or fn.origin in (Origin.EXTERNAL, Origin.INLINE):
             continue
         _visit(state, fn, fn.body, decided)
 
@@ -90,7 +90,7 @@ def _outputs(state, stmt, kernel: Fn, created: set) -> list:
         return [(stmt.var, None)]
     if kernel.hidden_outputs == 0 and returned is not None and kernel.dirs[returned] is Dir.OUT \
             and returned not in kernel.removed and returned < len(stmt.value.args) \
-            and _is_created(stmt.value.args[returned], created):
+            and _is_created(stmt.value.args[returned], created):  # (a half-typed call may pass fewer)
         return [(stmt.var, returned)]
     return []
 

@@ -13,23 +13,24 @@ from collections import Counter
 from dataclasses import replace
 
 from ..ir import nodes as ir
-from ..ir.nodes import Dir, Kind
+from ..ir.nodes import CalleeForm, Dir, Kind, ScopeKind
 from ..registry.model import Effect
-from .model import Derivation, Dispatch, Evidence, Fn, FnParam
+from ..vocabulary import Code
+from .model import Derivation, Dispatch, Evidence, Fn, FnParam, Origin
 from .state import ProgramState
 from .types import resolve_op
 from .walk import defined_vars, iter_uses, top_level_defs
 
 _PASS_KINDS = {
-    "hierarchy": ("hierarchy",),
-    "incore": ("incore", "split_aiv"),
-    "wrapper": ("cluster", "spmd"),
+    "hierarchy": (ScopeKind.HIERARCHY,),
+    "incore": (ScopeKind.INCORE, ScopeKind.SPLIT_AIV),
+    "wrapper": (ScopeKind.CLUSTER, ScopeKind.SPMD),
 }
 # D9: O5 step 2 (inner callees' slots, two flags) runs only when cluster and spmd scopes are
 # outlined; hierarchy and InCore scopes keep step 0/1 evidence only
-_INNER_CALLEE_KINDS = ("cluster", "spmd", "spmd_for")
+_INNER_CALLEE_KINDS = (ScopeKind.CLUSTER, ScopeKind.SPMD, ScopeKind.SPMD_FOR)
 # scopes whose bodies become kernels (or run on the cores, for wrappers)
-_KERNEL_KINDS = ("incore", "split_aiv", "spmd", "spmd_for", "cluster")
+_KERNEL_KINDS = (ScopeKind.INCORE, ScopeKind.SPLIT_AIV, ScopeKind.SPMD, ScopeKind.SPMD_FOR, ScopeKind.CLUSTER)
 
 
 def outline_program(state: ProgramState) -> None:
@@ -62,19 +63,19 @@ def _rewrite(state, fn: Fn, body: list, stage: str, counter: list, use_counts: "
         elif isinstance(stmt, ir.Loop):
             stmt = replace(stmt, body=_rewrite(state, fn, stmt.body, stage, counter, use_counts, in_kernel))
         elif isinstance(stmt, ir.Scope):
-            inner = _unwrap_spmd(stmt.body) if stmt.kind == "cluster" and stage == "wrapper" else stmt.body
+            inner = _unwrap_spmd(stmt.body) if stmt.kind is ScopeKind.CLUSTER and stage == "wrapper" else stmt.body
             kernel = in_kernel or stmt.kind in _KERNEL_KINDS
             rewritten = replace(stmt, body=_rewrite(state, fn, inner, stage, counter, use_counts, kernel))
-            if stage == "incore" and (stmt.kind == "spmd_for" or (stmt.kind == "spmd" and _reads_block_idx(stmt.body))):
+            if stage == "incore" and (stmt.kind is ScopeKind.SPMD_FOR or (stmt.kind is ScopeKind.SPMD and _reads_block_idx(stmt.body))):
                 # the loop form (and a body reading the block index) wraps an auto-outlined InCore scope
                 counter[0] += 1
                 # the header's task controls and counts belong to the Spmd dispatch, not to the body
-                body_only = replace(rewritten, kind="incore", deps=[], tid=None, submit=False, uses=[])
+                body_only = replace(rewritten, kind=ScopeKind.INCORE, deps=[], tid=None, submit=False, uses=[])
                 inner = _outline(state, fn, body_only, stmt, use_counts)
-                stmt = replace(rewritten, kind="spmd", body=[inner])
+                stmt = replace(rewritten, kind=ScopeKind.SPMD, body=[inner])
                 out.append(stmt)
                 continue
-            if stmt.kind in _PASS_KINDS[stage] and not (stmt.kind == "split_aiv" and in_kernel):
+            if stmt.kind in _PASS_KINDS[stage] and not (stmt.kind is ScopeKind.SPLIT_AIV and in_kernel):
                 if stage == "incore":
                     counter[0] += 1
                 out.append(_outline(state, fn, rewritten, stmt, use_counts))
@@ -88,8 +89,8 @@ def _outline(state, parent: Fn, scope: ir.Scope, original: ir.Scope, use_counts:
     """`original` is the scope as it stands in the parent's body, whose uses `use_counts` counts (for the
     uses after it)."""
     body = scope.body
-    kind = {"incore": Kind.INCORE, "split_aiv": Kind.INCORE, "hierarchy": Kind.OPAQUE,
-            "cluster": Kind.GROUP, "spmd": Kind.SPMD, "spmd_for": Kind.SPMD}[scope.kind]
+    kind = {ScopeKind.INCORE: Kind.INCORE, ScopeKind.SPLIT_AIV: Kind.INCORE, ScopeKind.HIERARCHY: Kind.OPAQUE,
+            ScopeKind.CLUSTER: Kind.GROUP, ScopeKind.SPMD: Kind.SPMD, ScopeKind.SPMD_FOR: Kind.SPMD}[scope.kind]
     # O3: a live-in whose value is a literal constant is not passed: PyPTO propagates it
     captures = [v for v in _live_ins(body, scope) if v not in state.constant_vars]
     outputs = use_counts.used_outside(original, top_level_defs(body))
@@ -99,9 +100,9 @@ def _outline(state, parent: Fn, scope: ir.Scope, original: ir.Scope, use_counts:
     params = [FnParam(names[v], Dir.IN, parent.types.get(v, v.annotation or ir.UNKNOWN), v, scope.span)
               for v in captures]
     fn = Fn(key=name, name=name, kind=kind, params=params, body=body, owner=scope.owner or parent.owner,
-            origin="outlined", scope=scope, parent=parent.key, level=scope.attrs.get("level"),
+            origin=Origin.OUTLINED, scope=scope, parent=parent.key, level=scope.attrs.get("level"),
             role=scope.attrs.get("role"), types=parent.types)
-    _infer_param_directions(state, fn, hierarchy=scope.kind == "hierarchy",
+    _infer_param_directions(state, fn, hierarchy=scope.kind is ScopeKind.HIERARCHY,
                             inner_callees=scope.kind in _INNER_CALLEE_KINDS)
     state.add(fn)
     aliases = output_aliases(state, fn, outputs)
@@ -112,9 +113,9 @@ def _outline(state, parent: Fn, scope: ir.Scope, original: ir.Scope, use_counts:
             no_dep.add(matches[0])
             no_dep_spans[matches[0]] = span
         else:
-            problems.append(("NoDepArgNotCaptured",
+            problems.append((Code.NO_DEP_ARG_NOT_CAPTURED,
                              f"no_dep_args names '{name_}', which this scope does not use (S12)", span))
-    call = ir.UserCall(ir.CalleeRef("fn", fn.key), [ir.Ref(v, scope.span) for v in captures],
+    call = ir.UserCall(ir.CalleeRef(CalleeForm.FN, fn.key), [ir.Ref(v, scope.span) for v in captures],
                        [scope.span] * len(captures), scope.span, scope.span, frozenset(no_dep), no_dep_spans,
                        submit="scope" if scope.submit else None, deps=list(scope.deps), problems=problems,
                        owner=scope.owner or parent.owner)
@@ -124,6 +125,8 @@ def _outline(state, parent: Fn, scope: ir.Scope, original: ir.Scope, use_counts:
 def _name(parent: Fn, scope: ir.Scope, state) -> str:
     hint = scope.attrs.get("name_hint")
     base = hint if isinstance(hint, str) and hint else f"{parent.name}_{scope.kind}"
+    if base == hint and hint in state.fns and scope.kind == "spmd":
+        base = f"{hint}_spmd"  # the Spmd wrapper of the kernel outlined from its body (PyPTO's name)
     name, n = base, 0
     while name in state.fns:
         n += 1
@@ -135,7 +138,7 @@ def _unwrap_spmd(body: list) -> list:
     """O1: a pl.spmd inside pl.cluster() joins the one Group."""
     out = []
     for stmt in body:
-        if isinstance(stmt, ir.Scope) and stmt.kind == "spmd":
+        if isinstance(stmt, ir.Scope) and stmt.kind is ScopeKind.SPMD:
             out.extend(_unwrap_spmd(stmt.body))
         else:
             out.append(stmt)

@@ -14,6 +14,7 @@ from ..ir import nodes as ir
 from ..ir.nodes import Kind
 from ..registry.registry import Registry
 from .calls import derive_calls
+from .hazards import graphs_with_hazards
 from .in_param_written import InParamWrite, applies, check
 from .misuse import Problem, misuse
 from .model import CallResult, Fn, FnParam, Origin
@@ -36,6 +37,7 @@ class ProgramResult:
     in_param_written: list[InParamWrite]
     problems: list[Problem] = field(default_factory=list)
     operators: list[OperatorUse] = field(default_factory=list)
+    graphs: list = field(default_factory=list)  # task_graph.TaskGraph of each orchestration-like function
 
 
 def user_fn(function: ir.Function) -> Fn:
@@ -105,7 +107,8 @@ def analyse_program(name: str, functions: list[ir.Function], registry: Registry,
             spans = {k: p.annotation_span for k, p in enumerate(fn.source.params)}
             writes.extend(check(state, probe, declared[fn.key], spans))
 
-    return ProgramResult(name, state.fns, results, writes, misuse(state, analysed, results), operator_uses(state))
+    return ProgramResult(name, state.fns, results, writes, misuse(state, analysed, results, declared), operator_uses(state),
+                         graphs_with_hazards(state, results))
 
 
 def _returned_types(fn: Fn) -> list:

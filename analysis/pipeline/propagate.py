@@ -9,14 +9,14 @@ from __future__ import annotations
 
 from ..ir import nodes as ir
 from ..ir.nodes import Kind
-from .model import Derivation, Evidence, Fn
+from .model import Derivation, Evidence, Fn, Origin
 from .roots import Roots
 from .state import ProgramState
 from .walk import calls
 
 
 def propagate(state: ProgramState) -> None:
-    callers = [fn for fn in state.fns.values() if fn.kind is not Kind.INCORE and fn.origin not in ("external", "inline")]
+    callers = [fn for fn in state.fns.values() if fn.kind is not Kind.INCORE and fn.origin not in (Origin.EXTERNAL, Origin.INLINE)]
     changed = True
     rounds = 0
     while changed and rounds < 4 * (len(state.fns) + 1):

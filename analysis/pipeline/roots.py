@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 from ..ir import nodes as ir
+from ..ir.nodes import LoopKind
 from ..syntax.nodes import Span
 from .model import Dispatch, Evidence, Fn
 from .normalise import const_trip_count
@@ -100,7 +101,7 @@ class Roots:
                     self._record(c.iter_var, init.roots, init.ambiguous, init.why)
                 self._block(stmt.body)
                 trips = const_trip_count(stmt)
-                guaranteed = stmt.kind != "while" and trips is not None and trips > 0
+                guaranteed = stmt.kind is not LoopKind.WHILE and trips is not None and trips > 0
                 for c, init in zip(stmt.carries, inits):
                     if c.yield_value is None:
                         continue
@@ -114,7 +115,7 @@ class Roots:
                         if len(tuple(dict.fromkeys(roots))) > 1 or unresolved:
                             why = Evidence("loop", owner, stmt.span,
                                            "the loop may run zero times, so its result may still be the "
-                                           "value from before it" if stmt.kind != "while" else
+                                           "value from before it" if stmt.kind is not LoopKind.WHILE else
                                            "a while loop may run zero times")
                     self._record(c.result, roots, unresolved, why)
             elif isinstance(stmt, ir.Scope):

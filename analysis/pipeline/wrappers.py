@@ -7,13 +7,13 @@ from __future__ import annotations
 
 from ..ir import nodes as ir
 from ..ir.nodes import Kind
-from .model import Derivation, Evidence
+from .model import Derivation, Evidence, Origin
 from .state import ProgramState
 from .walk import calls
 
 
 def materialize(state: ProgramState) -> None:
-    wrappers = [fn for fn in state.fns.values() if fn.kind.is_wrapper and fn.origin != "external"]
+    wrappers = [fn for fn in state.fns.values() if fn.kind.is_wrapper and fn.origin is not Origin.EXTERNAL]
     vectors = {fn.key: list(fn.dirs) for fn in wrappers}
     reasons: dict = {fn.key: {} for fn in wrappers}
     callers_of: dict[str, set] = {}

@@ -5,10 +5,13 @@ Markdown, with evidence as `line N` links when the caller gives a link maker.
 """
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, Optional
 
 from ..registry.bundled import bundled_locations, bundled_source
-from ..workspace.results import ArgHint, CallSite, DocumentAnalysis, Location, OperatorSite, SignatureChange, Step
+from ..ir.nodes import ArgDir
+from ..workspace.results import (ArgHint, CallSite, DocumentAnalysis, Location, OperatorSite, Range, SignatureChange,
+                                 Step)
+from .hints import scope_order
 
 LinkMaker = Callable[[Location, str], str]
 
@@ -17,10 +20,13 @@ def _plain(location: Location, text: str) -> str:
     return text
 
 
-def where(step: Step, link: LinkMaker) -> str:
+def where(step: Step, link: LinkMaker, here: Optional[Range] = None) -> str:
+    """`line N` as a link; nothing when it points into `here` (the lines being hovered: a link there goes nowhere)."""
     if step.location is None:
         return ""
     r = step.location.range
+    if here is not None and step.location.uri is None and here.line <= r.line <= here.end_line:
+        return ""
     return link(step.location, f"line {r.line + 1}")
 
 
@@ -54,6 +60,62 @@ def call_markdown(site: CallSite, link: LinkMaker = _plain) -> str:
     return "\n".join(lines)
 
 
+def call_hover(site: CallSite, link: LinkMaker = _plain, shows: Callable[[ArgDir], bool] = lambda d: True) -> str:
+    """The hover of a call or scope header: the callee's signature, then one line per argument it shows."""
+    what = "scope dispatch" if site.scope else ("submit" if site.submit else "call")
+    kind = f" ({site.callee_kind})" if site.callee_kind != "?" else ""
+    lines = []
+    if site.signature:
+        lines += ["```python", signature_text(site, shows(ArgDir.SCALAR)), "```", ""]
+    lines += [f"**{site.callee}**{kind} — {what} in `{site.function}`", ""]
+    if site.skipped:
+        lines.append(f"No directions: {site.skipped}")
+    hints = scope_order(site, shows) if site.scope else [h for h in site.hints if shows(h.direction)]
+    for hint in hints:
+        lines.append(hint_line(hint, link, site.range))
+    for note in site.notes:
+        lines += ["", f"_{note}_"]
+    return "\n".join(lines)
+
+
+def signature_text(site: CallSite, scalars: bool = True, width: int = 80) -> str:
+    """`fill(src: In, n: scalar, dst: Out (declared In))`, wrapped as Python is at `width`; scalar
+    parameters only when `scalars` (their hints are shown). An outlined scope's parameters are all
+    inferred (O5): no declaration to compare with."""
+    params = []
+    for p in site.signature:
+        if p.scalar and not scalars:
+            continue
+        note = "" if site.scope or p.scalar or p.effective == p.declared else f" (declared {p.declared})"
+        params.append(f"{p.name}: {'scalar' if p.scalar else p.effective}{note}")
+    head = f"{site.callee}("
+    lines, current = [], head
+    for k, text in enumerate(params):
+        piece = text + (", " if k < len(params) - 1 else ")")
+        if current.strip() and len(current) + len(piece.rstrip()) > width and current != head:
+            lines.append(current.rstrip())
+            current = " " * len(head)
+        current += piece
+    if not params:
+        current += ")"
+    lines.append(current.rstrip())
+    return "\n".join(lines)
+
+
+def hint_line(hint: ArgHint, link: LinkMaker = _plain, here: Optional[Range] = None) -> str:
+    """One argument on one line: its direction, the rule, the evidence as links."""
+    e = hint.explanation
+    arg = f" (`{hint.arg}`)" if hint.arg and hint.arg != hint.param else ""
+    places = []
+    for step in e.steps:
+        place = where(step, link, here)
+        if place:
+            places.append(f"{step.label} {place}")
+    evidence = f" ({', '.join(places)})" if places else ""
+    copies = (" — copies: " + ", ".join(d.value for d in hint.copies)) if hint.copies else ""
+    return f"- **{hint.param}**{arg}: **{hint.direction.value}** — {e.rule}: {e.text}{evidence}{copies}"
+
+
 def operator_markdown(site: OperatorSite) -> str:
     """What the registry declares about an operator, and the effect on each argument of this call."""
     dsl, op_name, info, effects = site.dsl, site.op, site.info, site.effects
@@ -64,14 +126,15 @@ def operator_markdown(site: OperatorSite) -> str:
         lines.append("")
         lines.append("Not in the registry: read as reading its arguments.")
         return "\n".join(lines)
-    if not info.classified:
-        lines += ["", "Declares no argument effects: every analysis reads it as writing nothing "
-                      "(missing declarations are invisible)."]
+    if not info.classified:  # the same words as its UnclassifiedOperator note
+        lines += ["", "Declares no argument effects (no .set_arg_effect, no .no_arg_writes): PyPTO's analyses read "
+                      "it as writing none of its arguments, so each is read only:"]
     for label, index, effect in effects:
         rule = info.kwarg_effects.get(index) if index is not None else None
         note = f" — {rule.text}" if rule is not None and rule.text else ""
         where = f"argument {index}" if index is not None else "not an op argument"
-        lines.append(f"- `{label}` ({where}): **{effect.value}**{note}")
+        value = "read (nothing declared)" if not info.classified else f"**{effect.value}**"
+        lines.append(f"- `{label}` ({where}): {value}{note}")
     extra = []
     if info.no_arg_writes:
         extra.append("declares that it writes no argument")

@@ -8,7 +8,7 @@ gives no fix.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Optional
 
 from ..pipeline.in_param_written import FIX_REASONS
 from ..vocabulary import Code
@@ -21,6 +21,7 @@ class Fix:
     range: Range  # the text to replace
     new_text: str
     preferred: bool
+    uri: Optional[str] = None  # the document to edit (None: the diagnostic's own)
 
 
 def quick_fixes(code: Any, data: Any, line_text: Callable[[int], str]) -> list[Fix]:

@@ -3,10 +3,12 @@ what the registry declares about an operator."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
+from typing import Callable, Optional
 
+from ..ir.nodes import ArgDir
 from ..workspace.results import DocumentAnalysis, Range
-from .explain import LinkMaker, call_markdown, operator_markdown, signature_markdown
+from .explain import LinkMaker, call_hover, operator_markdown, signature_markdown
+from .graph_view import task_line
 
 
 @dataclass(frozen=True)
@@ -15,10 +17,15 @@ class Hover:
     range: Range  # what the hover is about
 
 
-def hover_at(analysis: DocumentAnalysis, line: int, col: int, link: LinkMaker) -> Optional[Hover]:
+def hover_at(analysis: DocumentAnalysis, line: int, col: int, link: LinkMaker,
+             shows: Callable[[ArgDir], bool] = lambda d: True, information: bool = False) -> Optional[Hover]:
+    """`shows`: the directions whose hints the user sees (a Scalar is listed only when its hints are);
+    `information`: the task line counts information-level hazards too."""
     site = analysis.call_at(line, col)
     if site is not None:
-        return Hover(call_markdown(site, link), site.range)
+        markdown = call_hover(site, link, shows)
+        waits = task_line(analysis, site.range.line, site.range.col, information)  # a task of the graph
+        return Hover(markdown + (f"\n\n{waits}" if waits else ""), site.range)
     change = analysis.signature_at(line, col)
     if change is not None:
         return Hover(signature_markdown(change, link), change.range)

@@ -22,7 +22,7 @@ could not be read from the source.
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Iterable, Optional
 
 from ..vocabulary import Code
@@ -47,6 +47,9 @@ class RegistryProblem:
     range: Range
     op: Optional[str]
     path: Optional[str] = None  # set by callers that validate many files
+    # the other line a message names (`{line}` in `template`), relative like `range` until shifted
+    ref_line: Optional[int] = None
+    template: str = field(default="", compare=False, repr=False)
 
     def __str__(self) -> str:
         where = f"{self.path}:" if self.path else ""
@@ -54,11 +57,21 @@ class RegistryProblem:
                 f"[{self.op}] {self.message}")
 
     def shifted(self, line: int, col: int) -> "RegistryProblem":
-        return replace(self, range=self.range.shifted(line, col))
+        """The problem in the file: its range, and the line its message names, moved by the chain's place."""
+        if self.ref_line is None:
+            return replace(self, range=self.range.shifted(line, col))
+        ref = self.ref_line + line
+        return replace(self, range=self.range.shifted(line, col), ref_line=ref,
+                       message=self.template.replace("{line}", str(ref + 1)))
 
 
-def _problem(code: str, message: str, where: Range, op: Optional[str]) -> RegistryProblem:
-    return RegistryProblem(code, RULE_OF[code], message, where, op)
+def _problem(code: str, message: str, where: Range, op: Optional[str],
+             ref_line: Optional[int] = None) -> RegistryProblem:
+    """`message` may name `{line}`: the 0-based `ref_line`, as a 1-based line of the file once shifted."""
+    if ref_line is None:
+        return RegistryProblem(code, RULE_OF[code], message, where, op)
+    return RegistryProblem(code, RULE_OF[code], message.replace("{line}", str(ref_line + 1)), where, op, ref_line=ref_line,
+                           template=message)
 
 
 def validate_source(text: str) -> list[RegistryProblem]:
@@ -109,34 +122,34 @@ def check_call_order(chain: Chain) -> list[RegistryProblem]:
             if no_writes_line is not None:
                 problems.append(_problem(
                     Code.ARG_EFFECT_CONTRADICTION,
-                    f"set_arg_effect({index}, ...) after no_arg_writes() (line {no_writes_line + 1}) "
+                    f"set_arg_effect({index}, ...) after no_arg_writes() (line {{line}}) "
                     f"is contradictory and rejected at registration; remove .no_arg_writes() if the "
-                    f"op writes argument {index}, or drop this call.", where, op))
+                    f"op writes argument {index}, or drop this call.", where, op, no_writes_line))
                 continue
             named_args.append(where.line)
         elif method == "no_arg_writes":
             if named_args:
                 problems.append(_problem(
                     Code.ARG_EFFECT_CONTRADICTION,
-                    f"no_arg_writes() after set_arg_effect(...) (line {named_args[0] + 1}) is "
+                    f"no_arg_writes() after set_arg_effect(...) (line {{line}}) is "
                     f"contradictory and rejected at registration; drop .no_arg_writes() if the op "
-                    f"writes an argument, or remove the set_arg_effect calls.", where, op))
+                    f"writes an argument, or remove the set_arg_effect calls.", where, op, named_args[0]))
                 continue
             no_writes_line = where.line
         elif method == "set_write_channel":
             if channel_line is not None:
                 problems.append(_problem(
                     Code.DUPLICATE_WRITE_CHANNEL,
-                    f"the write channel is already set on line {channel_line + 1}; the registry "
-                    f"rejects a second set_write_channel, remove one of them.", where, op))
+                    f"the write channel is already set on line {{line}}; the registry "
+                    f"rejects a second set_write_channel, remove one of them.", where, op, channel_line))
                 continue
             channel_line = where.line
         elif method == "set_core_affinity":
             if affinity_line is not None:
                 problems.append(_problem(
                     Code.DUPLICATE_CORE_AFFINITY,
-                    f"the core affinity is already set on line {affinity_line + 1}; the registry "
-                    f"rejects a second set_core_affinity, remove one of them.", where, op))
+                    f"the core affinity is already set on line {{line}}; the registry "
+                    f"rejects a second set_core_affinity, remove one of them.", where, op, affinity_line))
                 continue
             affinity_line = where.line
     return problems

@@ -29,8 +29,8 @@ def parse_recovering(text: str, parse=parse_unit) -> tuple[list, Optional[Syntax
     stmts, problem = parse(text)
     if problem is None:
         return stmts, None
-    first = problem
     lines = text.split("\n")
+    first = _at_unclosed_bracket(lines, problem)
     repaired: set = set()  # statements already repaired once: set them aside if they fail again
     for _ in range(_ATTEMPTS):
         start = _statement_start(lines, problem.line)
@@ -81,9 +81,26 @@ def _repair(lines: list[str], problem: SyntaxProblem, start: int) -> bool:
     return True
 
 
-def _open_brackets(text: str) -> list[str]:
-    """The brackets still open at the end of `text` (strings and comments skipped)."""
-    stack: list[str] = []
+def _at_unclosed_bracket(lines: list[str], problem: SyntaxProblem) -> SyntaxProblem:
+    """A problem past a line that left a bracket open is that bracket's, as Python says it."""
+    line = min(max(problem.line, 0), len(lines) - 1)
+    at_end = problem.message.startswith(("unexpected end of statement", "unexpected end of line"))
+    upto = "\n".join(lines) if at_end else "\n".join(lines[:line] + [lines[line][:problem.col]])
+    open_ = _open_brackets(upto, positions=True)
+    if not open_:
+        return problem
+    bracket, offset = open_[-1]
+    before = upto[:offset]
+    bracket_line = before.count("\n")
+    if bracket_line >= line and not at_end:
+        return problem  # on the error's own line: the token itself is the news
+    return SyntaxProblem(f"'{bracket}' was never closed", bracket_line, offset - (before.rfind("\n") + 1))
+
+
+def _open_brackets(text: str, positions: bool = False) -> list:
+    """The brackets still open at the end of `text` (strings and comments skipped); with `positions`,
+    (bracket, offset) pairs."""
+    stack: list = []
     pos = 0
     while pos < len(text):
         ch = text[pos]
@@ -96,7 +113,7 @@ def _open_brackets(text: str) -> list[str]:
             pos = len(text) if nl < 0 else nl
             continue
         if ch in _CLOSER:
-            stack.append(ch)
+            stack.append((ch, pos) if positions else ch)
         elif ch in ")]}" and stack:
             stack.pop()
         pos += 1

@@ -69,7 +69,7 @@ class DocumentAnalyzer:
             if result.problem is not None and uses_pl:
                 line = min(unit.start + result.problem.line, len(lines) - 1)
                 col = min(result.problem.col, len(lines[line]))
-                end = max(col, len(lines[line].rstrip()))
+                end = _token_end(lines[line], col, result.problem.message)
                 diagnostics.append(Diagnostic(Code.SYNTAX_ERROR, Severity.ERROR, f"syntax error: {result.problem.message}",
                                               Range(line, col, line, end)))
             parsed.append(result)
@@ -96,12 +96,14 @@ class DocumentAnalyzer:
                 analysis.diagnostics.append(_failure(program, units, "is nested too deeply to analyse"))
                 continue
             offsets = tuple((name, units[src.unit].start) for name, (src, _) in functions.items())
-            calls, signatures, found, operators = self.caches.placed.get_or(
+            calls, signatures, found, operators, (graphs, hazards, notes) = self.caches.placed.get_or(
                 (key, offsets, alias), lambda: place(program, functions, units, lines, result, alias), size)
             analysis.calls.extend(calls)
             analysis.signatures.extend(signatures)
-            analysis.diagnostics.extend(found)
+            analysis.diagnostics.extend(found + hazards)
             analysis.operators.extend(operators)
+            analysis.graphs.extend(graphs)
+            analysis.optional_diagnostics.extend(notes)
             if program.kind == "module":
                 summary.functions = {name: result.fns[name] for name in functions if name in result.fns}
                 summary.offsets = {name: units[src.unit].start for name, (src, _) in functions.items()}
@@ -207,6 +209,16 @@ def _failure(program: ProgramDecl, units, why: str) -> Diagnostic:
     return Diagnostic(Code.ANALYSIS_FAILED, Severity.INFORMATION,
                       f"PyPTO Lens could not analyse {program.name}: it {why}",
                       Range(line, 0, line, 0))
+
+
+def _token_end(line: str, col: int, message: str) -> int:
+    """The end of what a syntax error is about: the unclosed bracket, else the token at `col`."""
+    if message.endswith("was never closed"):
+        return min(col + 1, len(line))
+    end = col
+    while end < len(line) and not line[end].isspace():
+        end += 1
+    return max(end, col)
 
 
 def _dedupe_operator_notes(diagnostics: list[Diagnostic]) -> list[Diagnostic]:

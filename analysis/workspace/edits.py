@@ -60,7 +60,10 @@ def moved(analysis: DocumentAnalysis, edits: list[Edit], first: int = 0, last: O
     if last is not None:
         calls = [c for c in calls if c.range.end_line >= first and c.range.line <= last]
         operators = [o for o in operators if first <= o.range.line <= last]
-    return DocumentAnalysis(analysis.uri, analysis.version, calls, signatures, diagnostics, operators)
+    optional = [d for d in (mover.diagnostic(d) for d in analysis.optional_diagnostics) if d is not None]
+    # (the task graphs are not moved: until the new analysis is done a hover shows no task line)
+    return DocumentAnalysis(analysis.uri, analysis.version, calls, signatures, diagnostics, operators,
+                            optional_diagnostics=optional)
 
 
 class _Mover:

@@ -18,8 +18,9 @@ from ..pipeline.program import ProgramResult
 from ..syntax.nodes import Span
 from ..vocabulary import Code, Severity
 from .results import (ArgHint, CallSite, Diagnostic, Explanation, Location, OperatorSite, Range, SignatureChange,
-                      Step)
-from .text import code_end
+                      SignatureParam, Step)
+from .graphs import place_graphs
+from .text import header_colon, indentation
 
 
 def _owners(result: ProgramResult) -> dict:
@@ -132,7 +133,9 @@ def place(program: ProgramDecl, functions, units, lines: list[str], result: Prog
         r = places.range(use.owner, use.span)
         if r is not None:
             operators.append(OperatorSite(r, use.dsl, use.op_name, use.info, use.effects))
-    return calls, signatures, diagnostics, operators
+    extents = {name: Range(units[src.unit].start, 0, units[src.unit].end - 1, 0)
+               for name, (src, _) in functions.items()}
+    return calls, signatures, diagnostics, operators, place_graphs(result.graphs, places, lines, extents, alias)
 
 
 def _site(places: _Places, owner: str, group: list[CallResult], depth, result: ProgramResult,
@@ -146,6 +149,11 @@ def _site(places: _Places, owner: str, group: list[CallResult], depth, result: P
     if call_range is None:
         return None
     name_range = places.range(owner, call.name_span) or call_range
+    if first.dispatch and call_range.line < len(lines):
+        # a scope header: from `with`/`for` to just after its `:`, where its hints go (over lines, H4)
+        end_line, end_col = header_colon(lines, call_range.end_line, call_range.end_col)
+        call_range = Range(call_range.line, indentation(lines[call_range.line]), end_line, end_col)
+        name_range = call_range
     notes = []
     if len(group) > len(chosen):
         notes.append("this header also dispatches an inner call inside the outlined function (H3)")
@@ -161,7 +169,6 @@ def _site(places: _Places, owner: str, group: list[CallResult], depth, result: P
     vectors = [r for r in chosen if r.directions is not None]
     n = len(vectors[0].directions)
     hints = []
-    header_col = code_end(lines[call_range.line]) if first.dispatch and call_range.line < len(lines) else None
     for i in range(n):
         values = [r.directions[i] for r in vectors if i < len(r.directions)]
         best = max(range(len(values)), key=lambda j: ARG_STRENGTH[values[j]])
@@ -171,14 +178,23 @@ def _site(places: _Places, owner: str, group: list[CallResult], depth, result: P
         arg = call.args[i]
         arg_name = arg.var.name if isinstance(arg, ir.Ref) and not arg.var.name.startswith("_t") else None
         if first.dispatch:
-            line, col = call_range.line, header_col
+            line, col = call_range.end_line, call_range.end_col
         else:
             r = places.range(owner, call.arg_spans[i]) if i < len(call.arg_spans) else None
             line, col = (r.line, r.col) if r else (call_range.line, call_range.col)
-        declared = None
-        if callee is not None and i < len(callee.params) and callee.params[i].span is not None:
+        declared = None  # (an outlined scope's parameters are its header: no link to where the hint is)
+        if callee is not None and callee.origin != "outlined" and i < len(callee.params) \
+                and callee.params[i].span is not None:
             declared = places.location(callee.owner, callee.params[i].span)
         hints.append(ArgHint(line, col, direction, param, arg_name, i, places.explain(why),
                              tuple(values) if len(values) > 1 else (), declared))
     return CallSite(call_range, name_range, callee.name if callee else "?", callee.kind.value if callee else "?",
-                    first.fn, tuple(hints), first.dispatch, bool(call.submit), None, tuple(notes))
+                    first.fn, tuple(hints), first.dispatch, bool(call.submit), None, tuple(notes), _signature(callee))
+
+
+def _signature(callee: Optional[Fn]) -> tuple[SignatureParam, ...]:
+    if callee is None:
+        return ()
+    return tuple(SignatureParam(p.name, p.decl.value, callee.dirs[k].value if k < len(callee.dirs) else p.decl.value,
+                                not p.type.is_tensor_arg and p.type.cls != "unknown")
+                 for k, p in enumerate(callee.params))

@@ -66,6 +66,16 @@ class ArgHint:
 
 
 @dataclass(frozen=True)
+class SignatureParam:
+    """One parameter of a callee as its callers see it (the hover's signature)."""
+
+    name: str
+    declared: str  # ParamDirection as written: In, Out, InOut
+    effective: str  # after the stages (D6)
+    scalar: bool  # not a tensor: passed by value (S7)
+
+
+@dataclass(frozen=True)
 class CallSite:
     """A direction-bearing call as written (or a scope header with its dispatch)."""
 
@@ -79,6 +89,7 @@ class CallSite:
     submit: bool = False
     skipped: Optional[str] = None  # why it carries no directions (S6)
     notes: tuple[str, ...] = ()  # H2/H3: related vectors in words
+    signature: tuple[SignatureParam, ...] = ()  # the callee's parameters (none when it is unknown)
 
 
 @dataclass(frozen=True)
@@ -128,6 +139,9 @@ class DocumentAnalysis:
     signatures: list[SignatureChange]
     diagnostics: list[Diagnostic]
     operators: list = field(default_factory=list)  # OperatorSite, for operator hovers
+    graphs: list = field(default_factory=list)  # graphs.PlacedGraph of each orchestration-like function
+    # diagnostics off by default (information-level hazards): shown when their data["setting"] is on
+    optional_diagnostics: list = field(default_factory=list)
     _index: Optional[tuple] = field(default=None, init=False, repr=False, compare=False)
 
     def _lines(self) -> tuple:
@@ -166,6 +180,13 @@ class DocumentAnalysis:
 
     def op_at(self, line: int, col: int) -> Optional[OperatorSite]:
         return next((site for site in self.operators_between(line, line) if site.range.holds(line, col)), None)
+
+    def graph_at(self, line: int):
+        """The task graph of the function whose text holds the line (None: not an orchestration)."""
+        for graph in self.graphs:
+            if graph.extent is not None and graph.extent.line <= line <= graph.extent.end_line:
+                return graph
+        return None
 
     def calls_on_line(self, line: int) -> list[CallSite]:
         """The calls that start on a line (what `explain FILE:LINE` shows)."""

@@ -35,3 +35,20 @@ def code_end(line: str) -> int:
             break
         pos = m.end()
     return len(line[:end].rstrip())
+
+
+def header_colon(lines: list[str], line: int, col: int) -> tuple[int, int]:
+    """Just after the `:` that ends a `with`/`for` header whose items end at (line, col) (a scope's
+    hints go there, after a multi-line header's last line); the end of the code when there is none."""
+    if not 0 <= line < len(lines):
+        return line, col
+    text = lines[line]
+    rest = text[col:]
+    stripped = rest.lstrip()
+    if stripped.startswith(":"):
+        return line, col + len(rest) - len(stripped) + 1
+    return line, code_end(text)
+
+
+def indentation(line: str) -> int:
+    return len(line) - len(line.lstrip())

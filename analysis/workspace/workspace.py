@@ -138,11 +138,26 @@ class Workspace:
                 analysis.diagnostics.insert(0, Diagnostic(Code.INVALID_UTF8, Severity.WARNING,
                                                           "this file is not valid UTF-8: invalid bytes were "
                                                           "read as U+FFFD", Range(0, 0, 0, 0)))
+            self._explain_unresolved(uri, analysis, summary)
             exports = _exports(uri, summary)
             self._analyses[uri] = ((doc.text, self.registry(), tuple(deps.items())), analysis, exports)
             return analysis, exports
         finally:
             self._active.discard(uri)
+
+    def _explain_unresolved(self, uri: str, analysis: DocumentAnalysis, summary: ModuleSummary) -> None:
+        """A call without directions whose callee is imported says where it was to come from (S6)."""
+        for k, site in enumerate(analysis.calls):
+            imported = summary.imports.get(site.callee) if site.skipped else None
+            if imported is None:
+                continue
+            module = "." * imported.level + (imported.module or "")
+            target = self.resolve_module(uri, imported.module, imported.level)
+            why = (f"imported from `{module}`, not found (neither beside this file nor in the workspace) (S6)"
+                   if target is None else
+                   f"imported from `{module}`, which defines no pl function `{imported.name}` PyPTO Lens can see "
+                   f"(made at run time, or not decorated as a pl function) (S6)")
+            analysis.calls[k] = replace(site, skipped=why)
 
     # -- module resolution ------------------------------------------------------------------
     def resolve_module(self, from_uri: str, module: Optional[str], level: int) -> Optional[str]:

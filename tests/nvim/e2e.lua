@@ -1,16 +1,18 @@
 -- End-to-end test of PyPTO Lens in a real Neovim, through the editor's own LSP client.
 --
---   nvim --headless --clean -l tests/nvim/e2e.lua CONFIG PIPELINE EXAMPLE
+--   nvim --headless --clean -l tests/nvim/e2e.lua CONFIG PIPELINE EXAMPLE SCOPES
 --
 -- CONFIG is a snippet of docs/neovim.md (tests/nvim/init.lua or init-0.10.lua, which
 -- read PYPTO_LENS_DIR), loaded as a user's init.lua would be, or README.md: then the
 -- README's Neovim snippet, its /path/to/pypto-lens replaced by this repository.
 -- PIPELINE is a copy of tests/nvim/pipeline.py, EXAMPLE a copy of
--- examples/05_in_param_written.py. Any failed assert() makes nvim exit non-zero;
+-- examples/05_in_param_written.py, SCOPES a copy of examples/02_jit_scopes_and_kernels.py
+-- (its scope headers' code lenses). Any failed assert() makes nvim exit non-zero;
 -- everything seen is printed. tests/nvim/run.sh runs this.
 
-local config, pipeline, example = arg[1], arg[2], arg[3]
-assert(config and pipeline and example, "usage: nvim --headless --clean -l e2e.lua CONFIG PIPELINE EXAMPLE")
+local config, pipeline, example, scopes = arg[1], arg[2], arg[3], arg[4]
+assert(config and pipeline and example and scopes,
+  "usage: nvim --headless --clean -l e2e.lua CONFIG PIPELINE EXAMPLE SCOPES")
 
 local WAIT_MS = 20000 -- a cold start of the server (imports, registry) takes a few seconds
 
@@ -163,25 +165,26 @@ assert(client.root_dir and real(client.root_dir) == real(vim.fs.dirname(pipeline
 
 -- What PyPTO derives for pipeline.py (see its docstring), hint by hint: the call
 -- line, the text after which the argument starts, the label.
+-- The labels are the default short words (`in` Input, `out` OutputExisting, `inout` InOut).
 local CALLS = {
   { "y = self.scale(x, 2.0, y)", {
-    { "self.scale(", "src (x): Input" },
-    { "self.scale(x, 2.0, ", "dst (y): OutputExisting" }, -- the first write of y (C9)
+    { "self.scale(", "in" },
+    { "self.scale(x, 2.0, ", "out" }, -- the first write of y (C9)
   } },
   { "y = self.scale(x, 3.0, y)", {
-    { "self.scale(", "src (x): Input" },
-    { "self.scale(x, 3.0, ", "dst (y): InOut" }, -- y was written before (C7)
+    { "self.scale(", "in" },
+    { "self.scale(x, 3.0, ", "inout" }, -- y was written before (C7)
   } },
   { "y = self.bump(x, y)", {
-    { "self.bump(", "src (x): Input" },
-    { "self.bump(x, ", "acc (y): InOut" }, -- bump loads and stores its plain acc
+    { "self.bump(", "in" },
+    { "self.bump(x, ", "inout" }, -- bump loads and stores its plain acc
   } },
   -- the declaration of bump's acc: effectively InOut
   { "acc: pl.Tensor[[16, 64], pl.FP32],", { { "acc: pl.Tensor[[16, 64], pl.FP32]", "effective InOut" } } },
 }
 local SCALARS = { -- shown only with inlayHints.scalar = true
-  { "y = self.scale(x, 2.0, y)", { { "self.scale(x, ", "factor: Scalar" } } },
-  { "y = self.scale(x, 3.0, y)", { { "self.scale(x, ", "factor: Scalar" } } },
+  { "y = self.scale(x, 2.0, y)", { { "self.scale(x, ", "scalar" } } },
+  { "y = self.scale(x, 3.0, y)", { { "self.scale(x, ", "scalar" } } },
 }
 
 local function expected(groups)
@@ -200,12 +203,13 @@ end
 
 expect_hints(bufnr, expected({ CALLS }), "pipeline.py")
 
--- the parameter name in a hint links to the callee's parameter (go to definition from the hint)
+-- the word of a hint links to the callee's parameter (go to definition from the hint)
 local acc_decl = line_of(bufnr, "acc: pl.Tensor[[16, 64], pl.FP32],")
+local bump_line = line_of(bufnr, "y = self.bump(x, y)")
 for _, h in ipairs(hints_of(bufnr)) do
-  if h.label == "acc (y): InOut" then
+  if h.line == bump_line and h.label == "inout" then
     local part = h.hint.label[1]
-    assert(part.value == "acc" and part.location, "the acc hint has no link: " .. vim.inspect(h.hint.label))
+    assert(part.value == "inout" and part.location, "the acc hint has no link: " .. vim.inspect(h.hint.label))
     assert(part.location.range.start.line == acc_decl,
       ("the acc hint links to line %d, not %d"):format(part.location.range.start.line + 1, acc_decl + 1))
   end
@@ -263,8 +267,8 @@ end
 assert(#warnings == 1, ("expected one warning, got %d"):format(#warnings))
 local w = warnings[1]
 assert(w.code == "InParamWritten" and w.source == "pypto-lens", "the warning is not PyPTO Lens' InParamWritten")
-assert(w.lnum == store_line and w.col == col_after(bufnr, store_line, "acc = "),
-  ("InParamWritten at %d:%d, not at the store"):format(w.lnum + 1, w.col))
+assert(w.lnum == store_line and w.col == col_after(bufnr, store_line, "acc = pl.store(pl.add(a, t), [0, 0], "),
+  ("InParamWritten at %d:%d, not at the written argument"):format(w.lnum + 1, w.col))
 assert(w.message:find("'acc'", 1, true) and w.message:find("pl.InOut", 1, true), "unexpected message: " .. w.message)
 assert(#vim.diagnostic.get(bufnr, { severity = vim.diagnostic.severity.ERROR }) == 0, "errors in pipeline.py")
 
@@ -330,11 +334,15 @@ end
 assert(next(want_dirs) and #want_warn > 0, "the example has no expectations")
 
 local got_dirs
+-- the short words' directions
+local WORDS = { ["in"] = "Input", out = "OutputExisting", inout = "InOut", nodep = "NoDep", new = "Output",
+  scalar = "Scalar" }
 local function directions()
   local per_line = {}
   for _, h in ipairs(hints_of(ex)) do
     if h.hint.kind == 2 then -- InlayHintKind.Parameter (not the "effective ..." signature hints)
-      local dir = h.label:match(": (%w+)$")
+      local dir = WORDS[h.label]
+      assert(dir, "not a direction's word: " .. h.label)
       if dir ~= "Scalar" then
         per_line[h.line] = per_line[h.line] and (per_line[h.line] .. ", " .. dir) or dir
       end
@@ -370,6 +378,52 @@ local function plus1(list)
 end
 say(("-- InParamWritten (05_in_param_written.py) on lines %s, expected %s"):format(plus1(got_warn), plus1(want_warn)))
 assert(vim.deep_equal(got_warn, want_warn), "the example's InParamWritten warnings differ from its comments")
+
+--------------------------------------------------------------------------------
+-- 3. examples/02_jit_scopes_and_kernels.py: each scope header's code lens (the config refreshes
+-- them) names every capture with the direction its `# expect:` comment gives
+local sc = open(scopes)
+local want_lens = {}
+for i, text in ipairs(vim.api.nvim_buf_get_lines(sc, 0, -1, false)) do
+  local named = text:match("^%s*with pl%..-#%s*expect:%s*(.+)$") or text:match("^%s*for .- in pl%.spmd.-#%s*expect:%s*(.+)$")
+  if named then
+    local map = {}
+    for name, dir in named:gmatch("([%w_]+)=(%w+)") do
+      map[name] = dir
+    end
+    want_lens[i - 1] = map
+  end
+end
+assert(next(want_lens), "examples/02 has no scope headers with expectations")
+local function lens_directions()
+  local out = {}
+  for _, lens in ipairs(vim.lsp.codelens.get(sc)) do
+    if not (lens.command and lens.command.command == "pyptoLens.explainAt") then
+      goto continue -- (the task graph's counts are lenses too)
+    end
+    local map = {}
+    for group in lens.command.title:gmatch("[^·]+") do
+      local word, names = vim.trim(group):match("^(%S+) (.+)$")
+      for name in (names or ""):gmatch("[%w_]+") do
+        map[name] = WORDS[word]
+      end
+    end
+    out[lens.range.start.line] = map
+    ::continue::
+  end
+  return out
+end
+local got_lens
+vim.wait(WAIT_MS, function()
+  got_lens = lens_directions()
+  return vim.deep_equal(got_lens, want_lens)
+end, 50)
+say("-- code lenses (02_jit_scopes_and_kernels.py)")
+for _, lens in ipairs(vim.lsp.codelens.get(sc)) do
+  say(("%d: %s"):format(lens.range.start.line + 1, lens.command and lens.command.title or "?"))
+end
+assert(vim.deep_equal(got_lens, want_lens), "the scopes' lenses differ from their expect comments: "
+  .. vim.inspect(got_lens) .. " vs " .. vim.inspect(want_lens))
 
 --------------------------------------------------------------------------------
 for _, c in ipairs(vim.lsp.get_clients({ name = "pypto_lens" })) do

@@ -5,8 +5,8 @@
 #    build/nvim-venv (reinstalled when requirements.txt changes). PYPTO_LENS_NVIM=/path/to/nvim
 #    uses another Neovim (0.10 or newer) instead.
 # 2. Headless: tests/nvim/e2e.lua with each snippet of docs/neovim.md (init.lua for 0.11+,
-#    init-0.10.lua for 0.10) and the README's, on copies of tests/nvim/pipeline.py and
-#    examples/05.
+#    init-0.10.lua for 0.10) and the README's, on copies of tests/nvim/pipeline.py,
+#    examples/05 and examples/02 (its scopes' code lenses).
 # 3. The TUI under tmux, when tmux is there (PYPTO_LENS_NVIM_TUI=0 skips it): the hints as
 #    drawn on the screen, and the hover that K opens.
 #
@@ -51,7 +51,7 @@ trap cleanup EXIT
 
 # a workspace of its own, outside the repository: the folder with pyproject.toml is the root
 mkdir -p "$work/ws"
-cp "$here/pipeline.py" "$root/examples/05_in_param_written.py" "$work/ws/"
+cp "$here/pipeline.py" "$root/examples/05_in_param_written.py" "$root/examples/02_jit_scopes_and_kernels.py" "$work/ws/"
 printf '[project]\nname = "nvim-e2e"\n' >"$work/ws/pyproject.toml"
 
 # the snippets read PYPTO_LENS_DIR; nothing of the user's Neovim setup is read or written
@@ -71,7 +71,7 @@ for config in tests/nvim/init.lua tests/nvim/init-0.10.lua README.md; do
   echo "== headless Neovim, $config"
   t0=$SECONDS
   if ! (cd "$work/ws" && timeout -k 5 120 "$nvim" --headless --clean -l "$here/e2e.lua" "$root/$config" \
-      "$work/ws/pipeline.py" "$work/ws/05_in_param_written.py" </dev/null); then
+      "$work/ws/pipeline.py" "$work/ws/05_in_param_written.py" "$work/ws/02_jit_scopes_and_kernels.py" </dev/null); then
     echo "FAIL: headless Neovim with $config (see above)" >&2
     show_log
     exit 1
@@ -104,8 +104,8 @@ tui() {
   tmux_started=1
   tm new-session -d -s e2e -x 160 -y 50 "$command" || return 1
   # the hints, drawn inside the call as the user sees them
-  wait_screen "y = self.scale(src (x): Input x, 2.0, dst (y): OutputExisting y)" 60 || return 1
-  wait_screen "y = self.scale(src (x): Input x, 3.0, dst (y): InOut y)" 5 || return 1
+  wait_screen "y = self.scale(in x, 2.0, out y)" 60 || return 1
+  wait_screen "y = self.scale(in x, 3.0, inout y)" 5 || return 1
   # the warning's sign beside the store into acc (an information shares the line)
   wait_screen "W         acc = pl.store(pl.add(a, t), [0, 0], acc)" 10 || return 1
   # K on the second call: the hover, markdown rendered

@@ -55,10 +55,18 @@ def label_text(hint: types.InlayHint) -> str:
     return "".join(part.value for part in hint.label)
 
 
+# the short labels' words (labelStyle "short", the default)
+SHORT_WORDS = {"in": "Input", "out": "OutputExisting", "inout": "InOut", "nodep": "NoDep", "new": "Output",
+               "scalar": "Scalar"}
+
+
 def direction_of(hint: types.InlayHint) -> str:
-    """The one direction name a hint's label holds (asserts it is exactly one)."""
-    found = _DIRECTION_WORD.findall(label_text(hint))
-    assert len(found) == 1, f"label {label_text(hint)!r} should name exactly one direction, names {found}"
+    """The one direction a hint's label names (asserts it is exactly one): a full name, or a short word first."""
+    text = label_text(hint)
+    found = _DIRECTION_WORD.findall(text)
+    if not found and text.split(" ")[0] in SHORT_WORDS:
+        return SHORT_WORDS[text.split(" ")[0]]
+    assert len(found) == 1, f"label {text!r} should name exactly one direction, names {found}"
     return found[0]
 
 
@@ -176,6 +184,14 @@ async def bounded(awaitable, seconds: float = WAIT):
     return await asyncio.wait_for(awaitable, seconds)
 
 
+async def until(predicate, seconds: float = 10.0):
+    """Wait (bounded) until `predicate()` holds."""
+    async def poll():
+        while not predicate():
+            await asyncio.sleep(0.02)
+    await bounded(poll(), seconds)
+
+
 def _record_publish(client: LensClient, params: types.PublishDiagnosticsParams):
     client.diagnostics[params.uri] = params.diagnostics
     client.published.append(params)
@@ -226,13 +242,32 @@ def capabilities(encoding: Optional[str] = "utf-16", *, pull: bool = True, confi
             diagnostic=types.DiagnosticClientCapabilities(related_document_support=False) if pull else None))
 
 
+FULL_LABELS = {"pyptoLens": {"inlayHints": {"labelStyle": "full"}}}
+
+
+def with_full_labels(configuration: Optional[dict]) -> dict:
+    """`configuration` asking for H5's full labels as well (what most tests read), unless it says otherwise."""
+    merged = dict(configuration or {})
+    lens = dict(merged.get("pyptoLens") or {})
+    hints = dict(lens.get("inlayHints") or {})
+    hints.setdefault("labelStyle", "full")
+    lens["inlayHints"] = hints
+    merged["pyptoLens"] = lens
+    return merged
+
+
 @contextlib.asynccontextmanager
 async def session(caps: types.ClientCapabilities, *, folder: Optional[Path] = None,
                   configuration: Optional[dict] = None, initialization_options: Any = None,
-                  workspace_folders: bool = True, configuration_delay: float = 0.0):
-    """A server subprocess with an initialized session; shut down (bounded) afterwards."""
+                  workspace_folders: bool = True, configuration_delay: float = 0.0, labels: str = "full"):
+    """A server subprocess with an initialized session; shut down (bounded) afterwards.
+
+    `labels="full"`: the client's configuration asks for H5's full labels (every hint, the
+    direction's whole name) unless `configuration` names a labelStyle; `"default"`: as given."""
     client = make_client()
     client.configuration_delay = configuration_delay
+    if labels == "full":
+        configuration = with_full_labels(configuration)
     if configuration is not None:
         client.set_configuration(configuration)
     await client.start_io(sys.executable, "-m", "pypto_lens", cwd=str(ROOT))

@@ -129,6 +129,14 @@ class Leaky:
 '''
 LEAK_WRITE = "pl.store(t, [0], dst)"
 RW_WRITE = "pl.store(t, [0], 𝔞cc)"
+
+
+def written_argument(source: str, call: str, encoding: str) -> types.Range:
+    """The range of a write's last argument (where InParamWritten sits): `dst` of `pl.store(t, [0], dst)`."""
+    arg = call[call.rindex(", ") + 2:-1]
+    start = pos(source, call, encoding)
+    start = types.Position(start.line, start.character + units(call[:call.rindex(arg)], encoding))
+    return types.Range(start=start, end=types.Position(start.line, start.character + units(arg, encoding)))
 LEAK_ANNOTATION = f"dst: {T}"
 RW_ANNOTATION = f"𝔞cc: {T}"
 

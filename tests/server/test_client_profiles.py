@@ -9,8 +9,8 @@ from __future__ import annotations
 import pytest
 from pytest_lsp import client_capabilities
 
-from lens_client import direction_of, pos
-from lens_programs import EMOJI_ARG_CHARACTERS, EMOJI_CALL, LEAK_WRITE, LEAKY, DEMO
+from lens_client import label_text, pos
+from lens_programs import EMOJI_ARG_CHARACTERS, EMOJI_CALL, LEAK_WRITE, LEAKY, DEMO, written_argument
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -19,7 +19,7 @@ pytestmark = pytest.mark.asyncio(loop_scope="session")
                                                       ("neovim@v0.11.0", "utf-8", True),
                                                       ("emacs@v29.1", "utf-32", False)])
 async def test_editor_profiles(start_session, profile, encoding, pulls):
-    async with start_session(client_capabilities(profile)) as client:
+    async with start_session(client_capabilities(profile), labels="default") as client:
         negotiated = client.init_result.capabilities.position_encoding
         assert (negotiated or "utf-16") == encoding
         client.encoding = encoding
@@ -28,8 +28,8 @@ async def test_editor_profiles(start_session, profile, encoding, pulls):
         line = pos(DEMO, EMOJI_CALL, encoding).line
         hints = await client.hints(uri, (line, 0), (line + 1, 0))
         assert [h.position.character for h in hints] == list(EMOJI_ARG_CHARACTERS[encoding])
-        assert [direction_of(h) for h in hints] == ["Input", "OutputExisting"]
+        assert [label_text(h) for h in hints] == ["in", "out"]  # the user's default: short words
         leaky = client.open_new(LEAKY)
         diagnostics = await client.diagnostics_of(leaky, lambda items: any(d.code == "InParamWritten" for d in items))
         [leak] = [d for d in diagnostics if d.code == "InParamWritten" and "'dst'" in d.message]
-        assert leak.range.start == pos(LEAKY, LEAK_WRITE, encoding)
+        assert leak.range.start == written_argument(LEAKY, LEAK_WRITE, encoding).start

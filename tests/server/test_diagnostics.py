@@ -6,8 +6,9 @@ import asyncio
 import pytest
 from lsprotocol import types
 
-from lens_client import label_text, pos, units
-from lens_programs import (DEMO, LEAK_WRITE, LEAKY, MISUSE, RW_WRITE, argument_positions, with_broken_second)
+from lens_client import ENCODINGS, capabilities, label_text, pos, units, until
+from lens_programs import (DEMO, LEAK_WRITE, LEAKY, MISUSE, RW_WRITE, argument_positions, with_broken_second,
+                           written_argument)
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -36,8 +37,10 @@ def check_in_param_written(diagnostics, uri, encoding):
     leak, rw = of_code(diagnostics, "InParamWritten")
     assert leak.severity == types.DiagnosticSeverity.Warning and rw.severity == types.DiagnosticSeverity.Warning
     assert leak.source == SOURCE and rw.source == SOURCE
-    assert leak.range == span(LEAKY, LEAK_WRITE, encoding)  # after `s = "é中文💡"; ` on its line
-    assert rw.range == span(LEAKY, RW_WRITE, encoding)
+    # the written argument (after `s = "é中文💡"; ` on its line), not the whole call
+    assert leak.range == written_argument(LEAKY, LEAK_WRITE, encoding)
+    assert rw.range == written_argument(LEAKY, RW_WRITE, encoding)
+    assert leak.code_description.href.endswith("diagnostics.md#L" + leak.code_description.href.rsplit("#L", 1)[1])
     assert "'dst'" in leak.message and "pl.Out[...]" in leak.message
     assert "'𝔞cc'" in rw.message and "pl.InOut[...]" in rw.message
     # related information points at the declaration of the parameter
@@ -97,13 +100,25 @@ async def test_misuse_errors(client):
     assert "zz" in name.message
 
 
-async def test_operators_without_declared_effects_are_information(client):
+async def test_operator_notes_are_off_in_ordinary_user_code(client):
     uri = client.open_new(UNKNOWN_OP)
-    items = (await client.pull(uri)).items
-    [unknown] = of_code(items, "UnknownOperator")
-    assert unknown.severity == types.DiagnosticSeverity.Information and unknown.source == SOURCE
-    assert unknown.range == span(UNKNOWN_OP, "lens_made_up", client.encoding)
-    assert "pl.lens_made_up" in unknown.message
+    codes = {d.code for d in (await client.pull(uri)).items}
+    assert "UnknownOperator" not in codes and "UnclassifiedOperator" not in codes
+
+
+async def test_operator_notes_when_switched_on_are_hints(start_session):
+    config = {"pyptoLens": {"diagnostics": {"unclassifiedOperators": "on"}}}
+    for encoding in ENCODINGS:
+        async with start_session(capabilities(encoding), configuration=config) as client:
+            # the settings are in (the first answers may use the defaults: test_settings.py)
+            await until(lambda: client.diagnostic_refresh_count > 0)
+            uri = client.open_new(UNKNOWN_OP)
+            items = (await client.pull(uri)).items
+            [unknown] = of_code(items, "UnknownOperator")
+            assert unknown.severity == types.DiagnosticSeverity.Hint and unknown.source == SOURCE
+            assert unknown.range == span(UNKNOWN_OP, "lens_made_up", client.encoding)
+            assert "pl.lens_made_up" in unknown.message
+            assert unknown.code_description.href.split("#L")[0].endswith("/docs/diagnostics.md")
 
 
 async def test_a_syntax_error_in_one_function_leaves_the_others_hints(client):

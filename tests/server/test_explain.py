@@ -48,6 +48,9 @@ async def test_explain_elsewhere_on_a_line_and_where_there_is_no_call(client):
     assert "C7" in text
     text = await client.explain(uri, 0, 0)
     assert text == "No direction-bearing call at line 1."
+    lines = DEMO.count("\n") + 1
+    assert await client.explain(uri, lines + 10, 0) == \
+        f"Line {lines + 11} is past the end of the document ({lines} lines)."
 
 
 async def test_explain_never_fails(client):

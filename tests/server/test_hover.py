@@ -6,7 +6,7 @@ import re
 import pytest
 from lsprotocol import types
 
-from lens_client import pos
+from lens_client import capabilities, pos
 from lens_programs import DEMO, EMOJI_CALL, LEAK_ANNOTATION, LEAKY, RW_ANNOTATION, SCOPE_HEADER, argument_positions
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
@@ -81,12 +81,22 @@ async def test_hover_in_a_loop_cites_c5_and_the_loop(client):
     assert pos(DEMO, "for i in pl.range(n)", client.encoding).line in links(value, uri)
 
 
-async def test_hover_on_no_dep_cites_c10_and_the_scalar(client):
+async def test_hover_on_no_dep_cites_c10_and_no_scalar_while_scalar_hints_are_off(client):
     uri = client.open_new(DEMO)
     hover = await markdown_at(client, uri, pos(DEMO, "pl.no_dep(a)", client.encoding))
     value = hover.contents.value
+    assert value.startswith("```python\nscale(x: In, y: Out)\n```")  # the callee's signature first
     assert "**x** (`a`): **NoDep** — C10" in value
-    assert "**k**: **Scalar**" in value
+    assert "**k**" not in value  # a Scalar only where its hints are shown
+
+
+async def test_hover_lists_the_scalar_when_scalar_hints_are_on(start_session):
+    async with start_session(capabilities("utf-16"), configuration={"pyptoLens": {"inlayHints": {"scalar": True}}}) \
+            as client:
+        uri = client.open_new(DEMO)
+        value = (await markdown_at(client, uri, pos(DEMO, "pl.no_dep(a)", client.encoding))).contents.value
+        assert value.startswith("```python\nscale(x: In, k: scalar, y: Out)\n```")
+        assert "**k**: **Scalar** — S7" in value
 
 
 async def test_hover_on_a_scope_header(client):
@@ -96,7 +106,10 @@ async def test_hover_on_a_scope_header(client):
     assert "scope dispatch" in value
     assert "**a**: **Input**" in value
     assert "**acc**: **InOut**" in value
-    assert hover.range.start.line == pos(DEMO, SCOPE_HEADER, client.encoding).line
+    header = pos(DEMO, SCOPE_HEADER, client.encoding).line
+    assert hover.range.start.line == header
+    assert header not in links(value, uri)  # no link back at the hovered header
+    assert value.index("**acc**: **InOut**") < value.index("**a**: **Input**")  # written captures first
 
 
 async def test_hover_on_a_parameter_whose_effective_direction_differs(client):
@@ -140,3 +153,16 @@ async def test_hover_on_an_operator_call_after_astral_text(client):
     assert "tile.store" in value and "**Write**" in value and "**Read**" in value
     assert hover.range == types.Range(start=pos(source, "store(t, [0], dst)", client.encoding),
                                       end=pos(source, "pl.store", client.encoding, after=True))
+
+
+async def test_the_hover_of_an_operator_without_declarations_says_what_its_note_says(start_session):
+    """No contradiction: the note says it declares no effects, so the hover lists no declared Read either."""
+    config = {"pyptoLens": {"diagnostics": {"unclassifiedOperators": "on"}}}
+    async with start_session(capabilities("utf-16"), configuration=config) as client:
+        uri = client.open_new(DEMO)
+        notes = [d for d in (await client.pull(uri)).items if d.code == "UnclassifiedOperator"]
+        load = [d for d in notes if "tile.load" in d.message]
+        assert load and "declares no argument effects" in load[0].message
+        value = (await markdown_at(client, uri, load[0].range.start)).contents.value
+        assert "Declares no argument effects" in value and "read (nothing declared)" in value
+        assert "**Read**" not in value and "**Write**" not in value

@@ -6,7 +6,7 @@ import asyncio
 import pytest
 from lsprotocol import types
 
-from lens_client import ENCODINGS, bounded, capabilities, direction_of, label_text
+from lens_client import ENCODINGS, bounded, capabilities, direction_of, label_text, with_full_labels
 from lens_programs import DEMO, LEAKY
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
@@ -35,7 +35,7 @@ async def test_configuration_is_asked_and_a_change_refreshes_the_hints(start_ses
         refreshes, diagnostic_refreshes = client.inlay_refreshes, client.diagnostic_refresh_count
 
         # turn InOut hints off as well; the server asks for the section again
-        client.set_configuration({"pyptoLens": {"inlayHints": {"input": False, "inout": False}}})
+        client.set_configuration(with_full_labels({"pyptoLens": {"inlayHints": {"input": False, "inout": False}}}))
         client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=None))
         await until(lambda: client.inlay_refreshes > refreshes)
         assert client.diagnostic_refresh_count > diagnostic_refreshes  # pulled diagnostics are refreshed too
@@ -55,7 +55,7 @@ async def test_configuration_is_asked_and_a_change_refreshes_the_hints(start_ses
 
 
 async def test_kinds_scope_headers_signatures_and_scalar(start_session):
-    options = {"settings": {"pyptoLens": {"inlayHints": {"scalar": True, "scopeHeaders": False,
+    options = {"settings": {"pyptoLens": {"inlayHints": {"scalar": True, "scopeHeaders": False, "labelStyle": "full",
                                                          "signatures": False, "noDep": False}}}}
     async with start_session(capabilities("utf-8", configuration=False),
                              initialization_options=options) as client:
@@ -90,7 +90,7 @@ async def test_settings_that_arrive_after_the_first_requests_refresh_hints_and_d
 
 
 async def test_diagnostics_switched_off_per_code_and_altogether(start_session):
-    config = {"pyptoLens": {"diagnostics": {"inParamWritten": False}}}
+    config = {"pyptoLens": {"diagnostics": {"inParamWritten": False, "unclassifiedOperators": "on"}}}
     source = LEAKY.replace("        t = pl.load(données_𝔡, [0], [64])\n",
                            "        t = pl.load(données_𝔡, [0], [64])\n        u = pl.lens_made_up(t)\n")
     async with start_session(capabilities("utf-8"), configuration=config) as client:
@@ -120,7 +120,8 @@ async def test_bad_values_are_reported_and_replaced_by_defaults(start_session):
         uri = client.open_new(DEMO)
         found = directions(await client.hints(uri))
         assert "Input" in found and "Scalar" not in found  # the defaults
-        assert {d.code for d in (await client.pull(uri)).items}  # diagnostics on (default)
+        leaky = client.open_new(LEAKY)
+        assert "InParamWritten" in {d.code for d in (await client.pull(leaky)).items}  # diagnostics on (default)
 
         # a settings section that is not an object at all
         client.set_configuration({"pyptoLens": ["not", "an", "object"]})

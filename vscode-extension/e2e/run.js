@@ -1,13 +1,26 @@
-// Drives code-server (a real VS Code) in headless Chromium and checks what a user of the
-// PyPTO Lens extension sees in e2e/workspace/scale.py:
-//   1. the direction inlay hints on the call lines (exact labels),
-//   2. the hover of a call, with the rule that derived each direction,
-//   3. the InParamWritten warning, in the Problems count and the Problems panel,
-//   4. "Explain Directions at Cursor" opening the derivation as a markdown preview,
-//   5. a pyptoLens setting changed in settings.json reaching the running server,
-//   6. the quick fix declaring the parameter pl.Out[...] (and the warning going away),
-//   7. Restart Server and Show Output,
-//   8. one clear notification when the interpreter setting names no Python, or one too old.
+// Drives code-server (a real VS Code) in headless Chromium, with the default settings, and checks
+// what a user of the PyPTO Lens extension sees:
+//   1. the direction inlay hints on scale.py's call lines (the short words, exact),
+//   2. on rope_kv_layer.py, a model written in the style of pypto-lib's (long signatures, a
+//      multi-line `with pl.at(` capturing nine buffers, a long `pl.spmd(...)` line): every line's
+//      hints as drawn, none cut by VS Code's 43 characters, no written direction missing, the
+//      scopes' captures in their code lenses, and no information squiggle under its pure
+//      operators in the status bar's problem counts,
+//   3. the language status item: the server's state and the file's task count,
+//   4. the hover of a call: the callee's signature, the rule that derived each direction, its task,
+//   5. the InParamWritten warning, in the Problems count and the Problems panel,
+//   6. "Explain Directions at Cursor" opening the derivation as a markdown preview, which follows edits,
+//   7. a pyptoLens setting changed in settings.json reaching the running server,
+//   8. the quick fix declaring the parameter pl.Out[...] (and the warning going away),
+//   9. Restart Server and Show Output,
+//  10. Show Task Graph: with E2E_TASK_GRAPH=1 (the server offers pyptoLens.taskGraph) the
+//      panel beside the editor shows main's tasks and a click on one puts the cursor on its call; the
+//      same from the server's CodeLens over main; then e2e/workspace/decode_layer.py (a model-like
+//      layer): its CodeLens counts, the panel's nodes and its one hazard, the hazard in the Problems
+//      panel, a click revealing the racing call, a screenshot of the panel beside the source. Without
+//      the command (an older bundled server) the panel says that the server does not offer the task
+//      graph, and no error notification appears,
+//  11. one clear notification when the interpreter setting names no Python, or one too old.
 // Environment: E2E_URL (code-server with the workspace open), E2E_WORKSPACE (its folder),
 // E2E_LOGS (code-server's log folder), E2E_ARTIFACTS (screenshots),
 // E2E_CHROMIUM (the browser).
@@ -20,21 +33,51 @@ const WORKSPACE = process.env.E2E_WORKSPACE;
 const LOGS = process.env.E2E_LOGS;
 const ARTIFACTS = process.env.E2E_ARTIFACTS || 'test-artifacts';
 const CHROMIUM = process.env.E2E_CHROMIUM || '/usr/bin/chromium';
+const TASK_GRAPH = process.env.E2E_TASK_GRAPH === '1';
 const FILE = 'scale.py';
+const GLANCE = 'rope_kv_layer.py';
+const CAP = 43; // editor.inlayHints.maximumLength, VS Code's default
 
-// What the server derives for scale.py (1-based line numbers).
+// What the server derives for scale.py (1-based line numbers), in the default short words.
 const EXPECTED_HINTS = {
-    30: ['src (a): Input', 'dst (squares): OutputExisting'],
-    33: ['acc (total): InOut', 'x (squares): Input'],
+    30: ['in', 'out'],
+    33: ['inout', 'in'],
 };
+// rope_kv_layer.py: every hint of each line as drawn (one run of text: a scope header's hints touch), and
+// the written directions each line must show (what `pypto-lens check` derives, PyPTO's directions).
+const GLANCE_HINTS = {
+    77: { drawn: ['in', 'in', 'out'], written: ['out'] },
+    81: { drawn: ['in', 'in', 'in', 'in', 'out', 'out', 'out'], written: ['out', 'out', 'out'] },
+    106: { drawn: ['in', 'in', 'inout'], written: ['inout'] },
+};
+// The scopes' captures, in the lenses above their headers (lines 84 and 97): every written one.
+const GLANCE_LENSES = [
+    'out k_rotated · inout hidden_out, k_cache, v_cache · in k_proj, q_proj, rope_cos, rope_sin, v_proj',
+    'out attn_out · in hidden_out, k_rotated, wo',
+];
+const GLANCE_TASKS = 'PyPTO Lens: 5 tasks';
 const HOVER_LINE = 30;
 const HOVER_WORD = 'scale';
-const HOVER_MUST = ['scale (InCore)', 'src (a): Input — C4: scale reads src (In)', 'dst (squares): OutputExisting — C9'];
-const WARNING = { line: 13, column: 15, code: 'InParamWritten' };
+const HOVER_MUST = ['scale(src: In, dst: Out (declared In))', 'scale (InCore)', 'src (a): Input — C4: scale reads src (In)',
+    'dst (squares): OutputExisting — C9', 'Task #0 waits for no earlier task'];
+const WARNING = { line: 13, column: 46, code: 'InParamWritten' };
 const DECLARATION_LINE = 10;
 const FIXED_DECLARATION = 'dst: pl.Out[pl.Tensor[[16, 64], pl.FP32]],';
 
-const CHECKS = 15;
+// main's tasks in scale.py, in program order: the call of scale, and accumulate's in the loop
+// (the server's columns are code points: this line is ASCII, so VS Code's column is the same)
+const GRAPH_TASKS = 2;
+const GRAPH_CLICK = { id: 1, line: 33, column: 21 };
+const GRAPH_LENS = '2 tasks · 2 edges · 0 hazards';
+// decode_layer.py: its layer's graph, the one race (the draft head's read of `normed` and the MLP
+// norm's overwrite of it), and where the later access is
+const MODEL = 'decode_layer.py';
+const MODEL_LENS = '14 tasks · 23 edges · 1 hazard';
+const MODEL_TASKS = 14;
+const MODEL_DEF_LINE = 127;
+const MODEL_RACE = { id: 11, line: 177, column: 18, warningColumn: 48, code: 'UnorderedWriteAfterRead' };
+
+const CHECKS = TASK_GRAPH ? 28 : 21; // every check the run makes (one not reached counts as failed)
 const results = [];
 function check(name, ok, detail) {
     results.push({ name, ok });
@@ -94,6 +137,39 @@ function readLines(page) {
     });
 }
 
+/** The middle of a word's first occurrence on a line, outside inlay hints (null when not on screen). */
+function wordCenter(page, lineNumber, text) {
+    return page.evaluate(({ line, word }) => {
+        const editor = document.querySelector('.editor-instance .monaco-editor');
+        const numbers = [...editor.querySelectorAll('.margin-view-overlays .line-numbers')];
+        const number = numbers.find((e) => parseInt(e.textContent, 10) === line);
+        if (!number) {
+            return null;
+        }
+        const top = number.parentElement.getBoundingClientRect().top;
+        const view = [...editor.querySelectorAll('.view-lines .view-line')]
+            .find((e) => Math.abs(e.getBoundingClientRect().top - top) < 2);
+        // the word's first occurrence outside inlay hints, wherever the tokenizer split the line
+        for (const span of view.querySelectorAll('span')) {
+            const at = span.textContent.indexOf(word);
+            if (span.children.length === 0 && !/\bdyn-rule-/.test(span.className) && at >= 0) {
+                const range = document.createRange();
+                range.setStart(span.firstChild, at);
+                range.setEnd(span.firstChild, at + word.length);
+                const r = range.getBoundingClientRect();
+                return { x: r.left + r.width / 2, y: r.top + r.height / 2 };
+            }
+        }
+        return null;
+    }, { line: lineNumber, word: text });
+}
+
+/** The text of the hover widgets on screen. */
+function hoverText(page) {
+    return page.evaluate(() => [...document.querySelectorAll('.monaco-hover-content')]
+        .map((e) => e.innerText).join('\n').replace(/\u00a0/g, ' '));
+}
+
 async function waitFor(page, what, fn, timeout = 60000) {
     const deadline = Date.now() + timeout;
     let last;
@@ -113,16 +189,30 @@ async function openFile(page, name) {
         await page.keyboard.press('Control+P');
         await page.waitForSelector('.quick-input-widget input', { state: 'visible', timeout: 15000 });
         await page.keyboard.type(name);
-        await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first()
-            .waitFor({ state: 'visible', timeout: 30000 }).catch(() => undefined);
+        // the first row must be the file (keys typed while the widget opens can be lost)
+        const first = await page.waitForFunction((file) => {
+            const input = document.querySelector('.quick-input-widget input');
+            const row = document.querySelector('.quick-input-list .monaco-list-row');
+            return input && input.value === file && row && row.innerText.startsWith(file);
+        }, name, { timeout: 30000 }).then(() => true, () => false);
+        if (!first) {
+            await page.fill('.quick-input-widget input', name).catch(() => undefined);
+            await page.waitForTimeout(1500);
+        }
         await page.keyboard.press('Enter');
-        const opened = await page.waitForSelector('.editor-instance .monaco-editor .view-lines', { timeout: 15000 })
-            .then(() => true, () => false);
+        const opened = await page.waitForFunction((file) => [...document.querySelectorAll('.tab.active .label-name')]
+            .some((tab) => tab.textContent.trim() === file) && document.querySelector('.editor-instance .monaco-editor .view-lines'),
+        name, { timeout: 15000 }).then(() => true, () => false);
         if (opened) {
             return;
         }
         if (attempt === 3) {
-            throw new Error(`${name} did not open`);
+            const state = await page.evaluate(() => ({
+                tabs: [...document.querySelectorAll('.tab')].map((t) => `${t.classList.contains('active') ? '*' : ''}${t.innerText}`),
+                rows: [...document.querySelectorAll('.quick-input-list .monaco-list-row')].map((e) => e.innerText),
+                focus: document.activeElement ? document.activeElement.className : '',
+            }));
+            throw new Error(`${name} did not open: ${JSON.stringify(state)}`);
         }
         await page.keyboard.press('Escape');
     }
@@ -156,11 +246,22 @@ async function goTo(page, line, column) {
 }
 
 async function runCommand(page, title) {
-    await page.keyboard.press('F1');
-    await page.waitForSelector('.quick-input-widget input', { state: 'visible', timeout: 15000 });
-    await page.keyboard.type(title);
-    await page.waitForTimeout(800);
-    await page.keyboard.press('Enter');
+    // into the palette's own input, again if it closed: typed keys would land in an editor that takes
+    // the focus meanwhile (a reveal from the task-graph panel does, a moment after the click)
+    const input = page.locator('.quick-input-widget input');
+    for (let attempt = 1; ; attempt++) {
+        await page.keyboard.press('F1');
+        await input.waitFor({ state: 'visible', timeout: 15000 });
+        const filled = await input.fill(`>${title}`, { timeout: 3000 }).then(() => true, () => false);
+        await page.waitForTimeout(800);
+        if (filled && await input.isVisible()) {
+            await input.press('Enter');
+            return;
+        }
+        if (attempt === 3) {
+            throw new Error(`the command palette did not stay open for ${title}`);
+        }
+    }
 }
 
 /** The status bar's Problems item, e.g. "Warnings: 1, Infos: 4" (its aria-label). */
@@ -174,6 +275,45 @@ function problemsStatus(page) {
 function countOf(status, kind) {
     const m = new RegExp(`${kind}: (\\d+)`).exec(status);
     return m ? parseInt(m[1], 10) : 0;
+}
+
+/** The webview frame of the task-graph panel, if it is open. */
+async function graphFrame(page) {
+    for (const frame of page.frames()) {
+        const found = await frame.evaluate(() => document.getElementById('counts') !== null).catch(() => false);
+        if (found) {
+            return frame;
+        }
+    }
+    return null;
+}
+
+/** The panel's counts and drawn nodes; ok when they are `tasks` (and `hazards`, when given). */
+async function panelState(page, tasks, hazards) {
+    const frame = await graphFrame(page);
+    const state = frame ? await frame.evaluate(() => ({
+        tasks: document.getElementById('counts').dataset.tasks || '',
+        hazards: document.getElementById('counts').dataset.hazards || '',
+        nodes: document.querySelectorAll('#viewport .node').length,
+    })) : null;
+    const ok = state !== null && state.tasks === String(tasks) && state.nodes === tasks
+        && (hazards === undefined || state.hazards === String(hazards));
+    return { ok, detail: JSON.stringify(state), frame };
+}
+
+/** The CodeLens titles on screen; ok when one is `title`. */
+async function lensTitles(page, title) {
+    const texts = await page.evaluate(() => [...document.querySelectorAll('.codelens-decoration a')].map((a) => a.textContent));
+    return { ok: texts.includes(title), detail: JSON.stringify(texts) };
+}
+
+/** Is the editor's cursor at the 1-based line and column (the status bar's "Ln 33, Col 21")? */
+async function cursorAt(page, line, column) {
+    const where = await page.evaluate(() => {
+        const item = document.getElementById('status.editor.selection');
+        return item ? item.textContent : '';
+    });
+    return { ok: new RegExp(`Ln ${line}, Col ${column}\\b`).test(where), detail: where };
 }
 
 (async () => {
@@ -217,33 +357,91 @@ function countOf(status, kind) {
         await shot(page, 'hints');
         check('inlay hints on the call lines', hints.ok, hints.detail);
 
-        // 2. hover on the call
-        const target = await page.evaluate(({ line, word }) => {
-            const editor = document.querySelector('.editor-instance .monaco-editor');
-            const numbers = [...editor.querySelectorAll('.margin-view-overlays .line-numbers')];
-            const number = numbers.find((e) => parseInt(e.textContent, 10) === line);
-            const top = number.parentElement.getBoundingClientRect().top;
-            const view = [...editor.querySelectorAll('.view-lines .view-line')]
-                .find((e) => Math.abs(e.getBoundingClientRect().top - top) < 2);
-            // the word's first occurrence outside inlay hints, wherever the tokenizer split the line
-            for (const span of view.querySelectorAll('span')) {
-                const at = span.textContent.indexOf(word);
-                if (span.children.length === 0 && !/\bdyn-rule-/.test(span.className) && at >= 0) {
-                    const range = document.createRange();
-                    range.setStart(span.firstChild, at);
-                    range.setEnd(span.firstChild, at + word.length);
-                    const r = range.getBoundingClientRect();
-                    return { x: r.left + r.width / 2, y: r.top + r.height / 2 };
+        // 2. the model: every line's hints as drawn, nothing cut, every written direction there;
+        //    the scopes' captures in their lenses; no information squiggle for pure operators
+        await openFile(page, GLANCE);
+        await page.keyboard.press('Control+B'); // the side bar away: the model's long lines in view
+        await goTo(page, 95, 1);
+        const model = await waitFor(page, 'the model\'s hints', async () => {
+            const lines = await readLines(page);
+            if (!lines) {
+                return null;
+            }
+            const problems = [];
+            for (const [n, line] of Object.entries(lines)) {
+                const drawn = line.hints.join('').replace(/ /g, '').length;
+                if (drawn > CAP || line.hints.some((h) => h.endsWith('…'))) {
+                    problems.push(`line ${n} is cut: ${JSON.stringify(line.hints)}`);
                 }
             }
-            return null;
-        }, { line: HOVER_LINE, word: HOVER_WORD });
+            for (const [n, want] of Object.entries(GLANCE_HINTS)) {
+                const seen = lines[n] ? lines[n].hints : null;
+                if (JSON.stringify(seen) !== JSON.stringify(want.drawn)) {
+                    problems.push(`line ${n}: ${JSON.stringify(seen)}, expected ${JSON.stringify(want.drawn)}`);
+                }
+                const missing = want.written.filter((w) => !(seen || []).some((h) => h.split(' ').includes(w) || h === w));
+                if (missing.length) {
+                    problems.push(`line ${n} misses ${JSON.stringify(missing)}`);
+                }
+            }
+            const lenses = await page.evaluate(() => [...document.querySelectorAll('.editor-instance .codelens-decoration')]
+                .map((e) => e.innerText.replace(/\u00a0/g, ' ').trim()));
+            for (const want of GLANCE_LENSES) {
+                if (!lenses.includes(want)) {
+                    problems.push(`no lens ${JSON.stringify(want)} (lenses: ${JSON.stringify(lenses)})`);
+                }
+            }
+            return { ok: problems.length === 0, detail: problems.join('; '), lines, lenses };
+        }, 60000);
+        if (model.lines) {
+            for (const [n, line] of Object.entries(model.lines)) {
+                if (line.hints.length) {
+                    console.log(`  ${String(n).padStart(3)} | ${line.text.trim().slice(0, 70)}    <- hints ${JSON.stringify(line.hints)}`);
+                }
+            }
+            console.log(`  lenses: ${JSON.stringify(model.lenses)}`);
+        }
+        await page.waitForTimeout(500);
+        await shot(page, 'model');
+        check('the model: no hint cut, every written direction shown, the scopes in their lenses', model.ok, model.detail);
+        // the picture for the README: the model, with the hover of its widest call
+        const call = await wordCenter(page, 81, 'qkv_projection');
+        if (call) {
+            await page.mouse.move(call.x - 40, call.y + 30);
+            await page.mouse.move(call.x, call.y, { steps: 5 });
+            await waitFor(page, 'the model\'s hover', async () => ({ ok: (await hoverText(page)).includes('qkv_projection(') }), 15000);
+            await page.waitForTimeout(500);
+            await shot(page, 'model-hover');
+            await page.mouse.move(5, 450);
+            await page.keyboard.press('Escape');
+        }
+        await page.keyboard.press('Control+B');
+        const counts = await waitFor(page, 'problems count of the model', async () => {
+            const s = await problemsStatus(page);
+            // the one warning is scale.py's; the model's operators are pure: no Info from them
+            return { ok: countOf(s, 'Infos') === 0 && countOf(s, 'Errors') === 0 && countOf(s, 'Warnings') === 1, detail: s };
+        }, 30000);
+        check('no information squiggle for pure operators in the problem counts', counts.ok, counts.detail);
+
+        // 3. the language status item: the server's state and the file's task count
+        const language = await waitFor(page, 'language status', async () => {
+            const label = await page.evaluate(() => {
+                const item = document.getElementById('status.languageStatus');
+                return item ? item.getAttribute('aria-label') || '' : '';
+            });
+            return { ok: label.includes(GLANCE_TASKS) && label.includes('server running') && label.includes('Direction hints: short'),
+                detail: label };
+        }, 30000);
+        check('the language status item: server running, the file\'s tasks, the toggles', language.ok, language.detail);
+        await openFile(page, FILE);
+
+        // 4. hover on the call
+        const target = await wordCenter(page, HOVER_LINE, HOVER_WORD);
         check(`the word "${HOVER_WORD}" on line ${HOVER_LINE}`, target !== null);
         await page.mouse.move(target.x - 40, target.y + 30);
         await page.mouse.move(target.x, target.y, { steps: 5 });
         const hover = await waitFor(page, 'hover', async () => {
-            const text = await page.evaluate(() => [...document.querySelectorAll('.monaco-hover-content')]
-                .map((e) => e.innerText).join('\n').replace(/\u00a0/g, ' '));
+            const text = await hoverText(page);
             return { ok: HOVER_MUST.every((s) => text.includes(s)), detail: text };
         }, 20000);
         console.log(`  hover:\n${(hover.detail || '').split('\n').map((l) => `    ${l}`).join('\n')}`);
@@ -252,7 +450,7 @@ function countOf(status, kind) {
         await page.mouse.move(5, 450);
         await page.keyboard.press('Escape');
 
-        // 3. the warning: Problems count in the status bar, and the Problems panel
+        // 5. the warning: Problems count in the status bar, and the Problems panel
         const status = await waitFor(page, 'problems count', async () => {
             const s = await problemsStatus(page);
             return { ok: countOf(s, 'Warnings') === 1, detail: s };
@@ -271,7 +469,7 @@ function countOf(status, kind) {
         check(`${WARNING.code} in the Problems panel at line ${WARNING.line}`, panel.ok);
         await page.keyboard.press('Control+Shift+M');
 
-        // 4. Explain Directions at Cursor
+        // 6. Explain Directions at Cursor
         await page.click('.editor-instance .monaco-editor .view-lines');
         await goTo(page, HOVER_LINE, 14);
         await runCommand(page, 'PyPTO Lens: Explain Directions at Cursor');
@@ -292,6 +490,33 @@ function countOf(status, kind) {
         console.log(`  explain preview:\n${(preview.detail || '').split('\n').map((l) => `    ${l}`).join('\n')}`);
         await shot(page, 'explain');
         check('Explain Directions at Cursor opens the derivation, with links', preview.ok);
+        // ... and follows edits: a line inserted above the call moves it to line 31, undone back to 30
+        const previewAt = (line) => waitFor(page, `explain preview at line ${line}`, async () => {
+            for (const frame of page.frames()) {
+                const text = await frame.evaluate(() => (document.body ? document.body.innerText : '')).catch(() => '');
+                if (text.includes(`Directions at line ${line}`)) {
+                    return { ok: true };
+                }
+            }
+            return { ok: false, detail: `no preview says line ${line}` };
+        }, 20000);
+        await page.keyboard.press('Control+1'); // the program's editor group (the preview has the focus)
+        await page.waitForTimeout(500);
+        await goTo(page, 2, 1);
+        await page.keyboard.type('# a line above the call\n');
+        const followed = await previewAt(HOVER_LINE + 1);
+        const typed = await readLines(page);
+        console.log(`  after typing, line 2: ${typed && typed[2] ? typed[2].text : '(not on screen)'}`);
+        for (let i = 0; i < 6; i++) { // undo the typing (VS Code may keep it in more than one undo step)
+            await page.keyboard.press('Control+Z');
+            await page.waitForTimeout(200);
+            const now = await readLines(page);
+            if (now && now[2] && now[2].text.trim() === '' && now[4] && now[4].text.startsWith('@pl.program')) {
+                break;
+            }
+        }
+        const back = await previewAt(HOVER_LINE);
+        check('the explain preview follows edits of the program', followed.ok && back.ok, `${followed.detail || ''} ${back.detail || ''}`);
         // its link to the callee parameter opens the program at that line
         let clicked = false;
         for (const frame of page.frames()) {
@@ -318,13 +543,13 @@ function countOf(status, kind) {
         await page.waitForTimeout(500);
         await openFile(page, FILE);
 
-        // 5. a settings change reaches the running server: Input hints off, then on again
+        // 7. a settings change reaches the running server: Input hints off, then on again
         const settingsFile = path.join(WORKSPACE, '.vscode', 'settings.json');
         const original = fs.readFileSync(settingsFile, 'utf8');
         const settings = JSON.parse(original);
         fs.writeFileSync(settingsFile, JSON.stringify({ ...settings, 'pyptoLens.inlayHints.input': false }, null, 2));
         const withoutInput = Object.fromEntries(Object.entries(EXPECTED_HINTS)
-            .map(([n, labels]) => [n, labels.filter((l) => !l.endsWith(': Input'))]));
+            .map(([n, labels]) => [n, labels.filter((l) => l !== 'in')]));
         const hidden = await waitFor(page, 'hints without Input', async () => {
             const lines = await readLines(page);
             const seen = Object.fromEntries(Object.keys(withoutInput).map((n) => [n, lines && lines[n] ? lines[n].hints : null]));
@@ -334,7 +559,7 @@ function countOf(status, kind) {
         fs.writeFileSync(settingsFile, original);
         check('pyptoLens.inlayHints.input: false hides the Input hints, no restart', hidden.ok, hidden.detail);
 
-        // 6. the quick fix: declare dst pl.Out[...]
+        // 8. the quick fix: declare dst pl.Out[...]
         await page.click('.editor-instance .monaco-editor .view-lines');
         await goTo(page, WARNING.line, WARNING.column + 1);
         await page.keyboard.press('Control+.');
@@ -369,7 +594,7 @@ function countOf(status, kind) {
         await shot(page, 'quickfix');
         check('quick fix applies pl.Out[...]; no warning or error left', fixed.ok, fixed.detail);
 
-        // 7. Restart Server, then Show Output: the channel tells of the restart and the new server
+        // 9. Restart Server, then Show Output: the channel tells of the restart and the new server
         await runCommand(page, 'PyPTO Lens: Restart Server');
         await page.waitForTimeout(1000);
         await runCommand(page, 'PyPTO Lens: Show Output');
@@ -400,7 +625,96 @@ function countOf(status, kind) {
         }, 30000);
         check('hints after the restart', hintsAgain.ok, hintsAgain.detail);
 
-        // 8. a Python that cannot run the server: one notification that says what to do
+        // 10. Show Task Graph, beside the editor (with the cursor in main)
+        await page.click('.editor-instance .monaco-editor .view-lines');
+        await goTo(page, 31, 9);
+        await runCommand(page, 'PyPTO Lens: Show Task Graph');
+        if (TASK_GRAPH) {
+            const shown = await waitFor(page, 'task graph', async () => {
+                const frame = await graphFrame(page);
+                const tasks = frame ? await frame.evaluate(() => document.getElementById('counts').dataset.tasks || '') : '';
+                return { ok: tasks === String(GRAPH_TASKS), detail: `tasks shown: ${tasks || 'none'}`, frame };
+            }, 30000);
+            await shot(page, 'task-graph');
+            check(`the task graph of main shows ${GRAPH_TASKS} tasks`, shown.ok, shown.detail);
+            await shown.frame.locator(`.node[data-id="${GRAPH_CLICK.id}"]`).click();
+            const revealed = await waitFor(page, 'revealed call', () => cursorAt(page, GRAPH_CLICK.line, GRAPH_CLICK.column), 15000);
+            check(`a click on task #${GRAPH_CLICK.id} puts the cursor on its call (line ${GRAPH_CLICK.line}, column ${GRAPH_CLICK.column})`,
+                revealed.ok, revealed.detail);
+            await runCommand(page, 'View: Close All Editors');
+            await page.waitForTimeout(500);
+
+            // ... and from the server's CodeLens over main
+            await openFile(page, FILE);
+            const lens = await waitFor(page, 'task-graph CodeLens', () => lensTitles(page, GRAPH_LENS), 30000);
+            check(`the CodeLens of main says "${GRAPH_LENS}"`, lens.ok, lens.detail);
+            await page.locator('.codelens-decoration a', { hasText: GRAPH_LENS }).first().click();
+            const drawn = await waitFor(page, 'task graph from the CodeLens', () => panelState(page, GRAPH_TASKS), 30000);
+            check(`the CodeLens opens the panel with main's ${GRAPH_TASKS} tasks`, drawn.ok, drawn.detail);
+            await drawn.frame.locator(`.node[data-id="${GRAPH_CLICK.id}"]`).click();
+            const jumped = await waitFor(page, 'revealed call', () => cursorAt(page, GRAPH_CLICK.line, GRAPH_CLICK.column), 15000);
+            check(`... and a click on task #${GRAPH_CLICK.id} there reveals line ${GRAPH_CLICK.line}`, jumped.ok, jumped.detail);
+            await runCommand(page, 'View: Close All Editors');
+            await page.waitForTimeout(500);
+
+            // a model-like layer: its counts, its race in the graph and in the Problems panel; a wider
+            // window without the side bar, so that the panel has room for its side lists (the picture)
+            await page.keyboard.press('Control+B');
+            await page.setViewportSize({ width: 1920, height: 1080 });
+            await openFile(page, MODEL);
+            await page.click('.editor-instance .monaco-editor .view-lines');
+            await goTo(page, MODEL_DEF_LINE, 1); // the CodeLens sits over the def, far below the docstring
+            const modelLens = await waitFor(page, 'the model\'s CodeLens', () => lensTitles(page, MODEL_LENS), 60000);
+            check(`the CodeLens of decode_layer says "${MODEL_LENS}"`, modelLens.ok, modelLens.detail);
+            await page.locator('.codelens-decoration a', { hasText: MODEL_LENS }).first().click();
+            const model = await waitFor(page, 'the model\'s graph', () => panelState(page, MODEL_TASKS, 1), 30000);
+            check(`the panel draws decode_layer's ${MODEL_TASKS} tasks and its hazard`, model.ok, model.detail);
+            await model.frame.locator('#fit').click();
+            // Enter on the focused node, as a keyboard user would (the same as a click)
+            await model.frame.locator(`.node[data-id="${MODEL_RACE.id}"]`).press('Enter');
+            const race = await waitFor(page, 'revealed race', () => cursorAt(page, MODEL_RACE.line, MODEL_RACE.column), 15000);
+            check(`task #${MODEL_RACE.id} chosen in the panel reveals the racing call (line ${MODEL_RACE.line})`, race.ok, race.detail);
+            await page.keyboard.press('Control+Shift+M');
+            const racePanel = await waitFor(page, 'the race in the Problems panel', async () => {
+                const text = await page.evaluate(() => {
+                    const markers = document.querySelector('.markers-panel');
+                    return markers ? markers.innerText.replace(/\u00a0/g, ' ') : '';
+                });
+                return { ok: text.includes(MODEL_RACE.code) && text.includes(`[Ln ${MODEL_RACE.line}, Col ${MODEL_RACE.warningColumn}]`), detail: text };
+            }, 30000);
+            console.log(`  problems panel:\n${(racePanel.detail || '').split('\n').map((l) => `    ${l}`).join('\n')}`);
+            check(`${MODEL_RACE.code} in the Problems panel at line ${MODEL_RACE.line}`, racePanel.ok);
+            await page.keyboard.press('Control+Shift+M');
+            await page.mouse.move(5, 600);
+            await page.waitForTimeout(1500);
+            await shot(page, 'task-graph-model-selected');
+            // the hazard chosen in the panel's list: the pair, and the editor at the later access
+            await model.frame.locator('#hazards li').first().click();
+            await page.waitForTimeout(1500);
+            await shot(page, 'task-graph-model-race');
+            // nothing chosen, the whole graph fit in (the documentation's picture)
+            await model.frame.locator('#fit').click();
+            await model.frame.locator('#graph').press('Escape');
+            await page.waitForTimeout(1500);
+            await shot(page, 'task-graph-model');
+            await page.setViewportSize({ width: 1440, height: 900 });
+            await page.keyboard.press('Control+B');
+        } else {
+            const notice = await waitFor(page, 'task graph notice', async () => {
+                const frame = await graphFrame(page);
+                const text = frame ? await frame.evaluate(() => document.getElementById('notice').innerText) : '';
+                return { ok: text.includes('does not offer the task graph'), detail: text || 'no panel' };
+            }, 30000);
+            await shot(page, 'task-graph-unsupported');
+            check('without pyptoLens.taskGraph on the server, the panel says so', notice.ok, notice.detail);
+            const errors = await page.evaluate(() => [...document.querySelectorAll('.notifications-toasts .notification-list-item')]
+                .map((e) => e.innerText.replace(/\s+/g, ' ')).filter((t) => /task graph/i.test(t)));
+            check('... and no notification about it', errors.length === 0, JSON.stringify(errors));
+        }
+        await runCommand(page, 'View: Close All Editors');
+        await page.waitForTimeout(500);
+
+        // 11. a Python that cannot run the server: one notification that says what to do
         fs.writeFileSync(settingsFile, JSON.stringify({ ...settings, 'pyptoLens.interpreter': ['/nonexistent/python3'] }, null, 2));
         const notice = await waitFor(page, 'interpreter notification', async () => {
             const toasts = await page.evaluate(() => [...document.querySelectorAll('.notifications-toasts .notification-list-item')]
@@ -426,6 +740,13 @@ function countOf(status, kind) {
         await shot(page, 'old-python');
         fs.writeFileSync(settingsFile, original);
         check('a too old interpreter gets one notification', tooOld.ok, tooOld.detail);
+
+        // the language status items, open (a picture only: its content was checked above)
+        await runCommand(page, 'Notifications: Clear All Notifications');
+        await page.waitForTimeout(3000); // the restarted server
+        await page.hover('#status\\.languageStatus').catch(() => undefined);
+        await page.waitForTimeout(1000);
+        await shot(page, 'language-status');
     } catch (error) {
         console.log(`ERROR ${error.message}`);
         await shot(page, 'failure').catch(() => undefined);

@@ -7,7 +7,9 @@
 # Installs what it needs (pinned): Chromium from Debian, code-server from npm into a cache
 # folder ($PYPTO_LENS_CODE_SERVER, default ~/.cache/pypto-lens/code-server-4.100.3).
 # Screenshots go to <project>/test-artifacts/e2e/; with PYPTO_LENS_UPDATE_SCREENSHOT=1 a
-# passing run copies the main one to docs/screenshot.png.
+# passing run copies the README's pictures to docs/ (the model with its hints and lenses, its hover,
+# the warning), and the task graph beside the model (e2e/workspace/decode_layer.py) to
+# docs/task-graph-vscode.png.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 root=$(cd "$here/.." && pwd)
@@ -69,8 +71,16 @@ for _ in $(seq 1 120); do
 done
 curl -sf "http://127.0.0.1:$port/healthz" >/dev/null || { echo "e2e: code-server did not answer" >&2; exit 1; }
 
+# The task-graph step needs the server's pyptoLens.taskGraph command: without it the e2e checks
+# that the panel says so instead (the server side lands separately).
+task_graph=0
+if python3 -I "$here/scripts/server_commands.py" "$here/bundled/tool/pypto_lens_server.py" | grep -qx 'pyptoLens.taskGraph'; then
+  task_graph=1
+fi
+echo "e2e: the bundled server offers pyptoLens.taskGraph: $([ "$task_graph" = 1 ] && echo yes || echo no)"
+
 status=0
-E2E_URL="http://127.0.0.1:$port/?folder=$tmp/workspace" E2E_WORKSPACE="$tmp/workspace" E2E_LOGS="$tmp/profile/data/logs" E2E_ARTIFACTS="$artifacts" E2E_CHROMIUM=/usr/bin/chromium \
+E2E_TASK_GRAPH=$task_graph E2E_URL="http://127.0.0.1:$port/?folder=$tmp/workspace" E2E_WORKSPACE="$tmp/workspace" E2E_LOGS="$tmp/profile/data/logs" E2E_ARTIFACTS="$artifacts" E2E_CHROMIUM=/usr/bin/chromium \
   timeout 300 node "$here/e2e/run.js" || status=$?
 
 # the extension's output channel and the extension host log, for the record
@@ -80,8 +90,14 @@ if [ "$status" -eq 0 ]; then
   # the documentation's picture (hints, a hover, the warning) changes only when asked:
   # a test run must not modify tracked files
   if [ "${PYPTO_LENS_UPDATE_SCREENSHOT:-0}" = 1 ]; then
-    cp "$artifacts/hover.png" "$root/docs/screenshot.png"
-    echo "e2e: docs/screenshot.png updated"
+    cp "$artifacts/model.png" "$root/docs/screenshot.png"
+    cp "$artifacts/model-hover.png" "$root/docs/screenshot-hover.png"
+    cp "$artifacts/hover.png" "$root/docs/screenshot-warning.png"
+    echo "e2e: docs/screenshot.png, screenshot-hover.png and screenshot-warning.png updated"
+    if [ -f "$artifacts/task-graph-model.png" ]; then
+      cp "$artifacts/task-graph-model.png" "$root/docs/task-graph-vscode.png"
+      echo "e2e: docs/task-graph-vscode.png updated"
+    fi
   fi
   echo "e2e: passed in $((SECONDS - start)) s; screenshots in $artifacts"
 else

@@ -1,12 +1,14 @@
 // Activation: the output channel, the commands, and (re)starting the server when its
 // interpreter or the extension's settings change.
-import * as path from 'path';
 import * as vscode from 'vscode';
 import { ExecuteCommandRequest, LanguageClient, State } from 'vscode-languageclient/node';
+import { ExplainPreview } from './explain';
 import { describe, Logger } from './logging';
 import { checkInterpreter, Check, Interpreter, MIN_VERSION, PythonEnvironments } from './python';
 import { keepTrace, startClient, stopClient } from './server';
+import { SHOW_TASK_GRAPH, TaskGraphView } from './taskGraph';
 import { mainFolder, needsRestart, readExtensionSettings, SECTION } from './settings';
+import { LensStatus } from './status';
 
 const RESTART_DELAY_MS = 1000;
 /** The server's workspace/executeCommand command (the client also registers it under this name). */
@@ -27,7 +29,9 @@ export async function deactivate(): Promise<void> {
 class Lens {
     private readonly log = new Logger('PyPTO Lens');
     private readonly python = new PythonEnvironments(this.log);
-    private readonly explanations: Explanations;
+    private readonly explanations: ExplainPreview;
+    private readonly status = new LensStatus();
+    private readonly taskGraph: TaskGraphView;
     private client: LanguageClient | undefined;
     private clientListeners: vscode.Disposable | undefined;
     private restartTimer: NodeJS.Timeout | undefined;
@@ -36,7 +40,9 @@ class Lens {
     private shownProblem: string | undefined;
 
     constructor(private readonly context: vscode.ExtensionContext) {
-        this.explanations = new Explanations(vscode.Uri.joinPath(context.globalStorageUri, 'explanations'));
+        this.explanations = new ExplainPreview(vscode.Uri.joinPath(context.globalStorageUri, 'explanations'),
+            (uri, position) => this.askExplain(uri, position));
+        this.taskGraph = new TaskGraphView(context.extensionUri, () => this.client, this.log);
     }
 
     async activate(): Promise<void> {
@@ -45,9 +51,17 @@ class Lens {
         context.subscriptions.push(
             log,
             this.python,
+            this.status,
+            this.explanations,
             vscode.commands.registerCommand('pyptoLens.restart', () => this.restart('the Restart Server command', true)),
             vscode.commands.registerCommand('pyptoLens.showOutput', () => log.show()),
             vscode.commands.registerCommand('pyptoLens.explainAtCursor', () => this.explainAtCursor()),
+            // a scope header's code lens runs this (server/code_lens.py)
+            vscode.commands.registerCommand('pyptoLens.explainAt', (uri: string, line: number, character: number) =>
+                this.explainAt(vscode.Uri.parse(uri), new vscode.Position(line, character))),
+            this.taskGraph,
+            // also the server's CodeLens command, with a `{uri, function}` argument
+            vscode.commands.registerCommand(SHOW_TASK_GRAPH, (argument?: unknown) => this.taskGraph.show(argument)),
             vscode.workspace.onDidChangeConfiguration((event) => {
                 if (event.affectsConfiguration(SECTION)) {
                     log.setLevel(readExtensionSettings().logLevel);
@@ -96,17 +110,22 @@ class Lens {
         const interpreter = await this.python.resolve(settings.interpreter, mainFolder()?.uri);
         const check = await checkInterpreter(interpreter.command);
         if (!check.ok) {
+            this.status.setServer('failed');
             this.reportInterpreter(interpreter, check, byUser);
             return;
         }
         this.shownProblem = undefined;
         log.info(`Python ${check.version} (${check.executable}), from ${interpreter.source}`);
+        this.status.setServer('starting');
         try {
             this.client = await startClient(this.context.extensionPath, interpreter.command, settings, log);
             this.clientListeners = keepTrace(this.client, log);
+            this.status.setServer('running', this.client);
+            this.taskGraph.serverChanged();
         } catch (error) {
             // vscode-languageclient has already shown its notification, with a button to this output
             log.error('the server did not start', error);
+            this.status.setServer('failed');
         }
     }
 
@@ -142,31 +161,44 @@ class Lens {
             void vscode.window.showInformationMessage('PyPTO Lens: open a pl program and put the cursor on a call.');
             return;
         }
+        await this.explainAt(editor.document.uri, editor.selection.active);
+    }
+
+    private async explainAt(uri: vscode.Uri, position: vscode.Position): Promise<void> {
         const client = this.client;
         if (!client || client.state !== State.Running) {
             void vscode.window.showWarningMessage('PyPTO Lens: the server is not running.', 'Show Output')
                 .then((choice) => choice && this.log.show());
             return;
         }
-        const position = editor.selection.active;
         let markdown: unknown;
         try {
             markdown = await client.sendRequest(ExecuteCommandRequest.type, {
                 command: SERVER_EXPLAIN,
-                arguments: [editor.document.uri.toString(), position.line, position.character],
+                arguments: [uri.toString(), position.line, position.character],
             });
         } catch (error) {
             this.log.error('explain failed', error);
             void vscode.window.showErrorMessage(`PyPTO Lens: explain failed (${describe(error)}).`);
             return;
         }
-        const uri = await this.explanations.write(editor.document.uri, position.line, String(markdown ?? ''));
+        await this.explanations.show(uri, position, String(markdown ?? ''));
+    }
+
+    /** The explanation at a position again (the preview follows edits); undefined without a server. */
+    private async askExplain(uri: vscode.Uri, position: vscode.Position): Promise<string | undefined> {
+        const client = this.client;
+        if (!client || client.state !== State.Running) {
+            return undefined;
+        }
         try {
-            await vscode.commands.executeCommand('markdown.showPreviewToSide', uri);
-        } catch {
-            // no markdown preview (the built-in extension disabled): the text itself
-            const document = await vscode.workspace.openTextDocument(uri);
-            await vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.Beside, preview: true });
+            const markdown = await client.sendRequest(ExecuteCommandRequest.type, {
+                command: SERVER_EXPLAIN, arguments: [uri.toString(), position.line, position.character],
+            });
+            return String(markdown ?? '');
+        } catch (error) {
+            this.log.debug(`explain again failed: ${describe(error)}`);
+            return undefined;
         }
     }
 
@@ -183,36 +215,6 @@ class Lens {
         this.clientListeners = undefined;
         await stopClient(this.client, this.log);
         this.client = undefined;
+        this.status.setServer('stopped');
     }
-}
-
-/**
- * The explanations, as markdown files in the extension's storage, one per source file and
- * line. Files (not virtual documents) because the markdown preview refuses `file:` links:
- * the server's links to source locations become relative paths, which it follows.
- */
-class Explanations {
-    constructor(private readonly folder: vscode.Uri) {}
-
-    async write(source: vscode.Uri, line: number, markdown: string): Promise<vscode.Uri> {
-        const name = (source.path.split('/').pop() ?? 'program').replace(/[^\w.-]/g, '_');
-        const uri = vscode.Uri.joinPath(this.folder, `${name}, line ${line + 1}.md`);
-        await vscode.workspace.fs.createDirectory(this.folder);
-        const text = relativeLinks(markdown, path.dirname(uri.fsPath));
-        await vscode.workspace.fs.writeFile(uri, Buffer.from(text, 'utf8'));
-        return uri;
-    }
-}
-
-/** `[text](file:///a/b.py#L9,5)` -> `[text](<../../a/b.py#L9,5>)`, relative to `from`. */
-export function relativeLinks(markdown: string, from: string): string {
-    return markdown.replace(/\]\((file:\/\/[^)\s]+)\)/g, (whole, target: string) => {
-        try {
-            const uri = vscode.Uri.parse(target);
-            const relative = path.relative(from, uri.fsPath).split(path.sep).join('/');
-            return `](<${relative}${uri.fragment ? `#${uri.fragment}` : ''}>)`;
-        } catch {
-            return whole;
-        }
-    });
 }

@@ -55,8 +55,9 @@ export function clientOptions(log: Logger): LanguageClientOptions {
             stderr: (input) => log.pipeServerLog(input),
         },
         revealOutputChannelOn: RevealOutputChannelOn.Never,
-        // The server reads `pyptoLens` through workspace/configuration; it hears of changes here.
-        synchronize: { configurationSection: SECTION },
+        // The server reads `pyptoLens` (and the editor's hint length cap, editor.inlayHints) through
+        // workspace/configuration; it hears of changes here.
+        synchronize: { configurationSection: [SECTION, 'editor.inlayHints'] },
         initializationOptions: { settings: readServerSettings() },
     };
 }

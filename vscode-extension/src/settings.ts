@@ -41,7 +41,7 @@ export function readExtensionSettings(folder = mainFolder()): ExtensionSettings 
 export function readServerSettings(folder = mainFolder()): Record<string, unknown> {
     const config = vscode.workspace.getConfiguration(SECTION, folder?.uri);
     const values: Record<string, unknown> = {};
-    for (const group of ['inlayHints', 'diagnostics']) {
+    for (const group of ['inlayHints', 'diagnostics', 'hazards', 'taskGraph']) {
         const value = config.get<unknown>(group);
         if (value !== undefined) {
             values[group] = value;

@@ -1,0 +1,279 @@
+"""What the runtime keys its dependency map by (runtime.md G3): base allocations and regions.
+
+Unlike the compiler's buffer roots (B1: a slice is a root of its own), the
+runtime keeps a view's or a slice's base address and changes only its offset
+and shape. A `Base` is one allocation (a parameter, a `pl.create_tensor`, a
+hidden or runtime-allocated output); a `Region` is the part of it an argument
+names: the whole buffer, a box of constant element ranges, or unknown.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+from ..ir import nodes as ir
+from ..syntax.nodes import Span
+
+
+@dataclass(eq=False)
+class Base:
+    """One allocation. Identity is the object: a `pl.create_tensor` in a loop body makes one per
+    iteration (each iteration allocates anew)."""
+
+    name: str
+    kind: str  # 'param' | 'create' | 'hidden' (U6, tensor.create at the call site) | 'output' (G7) | 'wild'
+    owner: str
+    span: Optional[Span]  # where it is declared or allocated
+    manual_dep: bool = False  # pl.create_tensor(..., manual_dep=True): never looked up nor inserted
+    creator: Optional[int] = None  # G7: the task instance that allocates it (its later uses wait on it)
+
+    @property
+    def wild(self) -> bool:
+        return self.kind == "wild"
+
+
+# an argument whose buffer the analysis cannot name: it may be any buffer
+WILD = Base("?", "wild", "", None)
+
+Interval = tuple[int, Optional[int]]  # [start, stop); stop None: to the end of the dimension
+
+
+@dataclass(frozen=True)
+class Region:
+    """`box` covers dimensions 0..len(box)-1 (the others are whole); `visible` lists the dimensions
+    the view indexes, in order (a scalar index drops one); dimensions past the box follow.
+    `layout` says whose coordinates these are: None, the base's; after a reshape or transpose of
+    the whole buffer, that reinterpretation's (a key: the op and its constant shape), and boxes
+    compare only within one layout; UNKNOWN_LAYOUT when the shape is not constant (slices of it
+    are unknown)."""
+
+    kind: str  # 'whole' | 'box' | 'unknown'
+    box: tuple[Interval, ...] = ()
+    visible: tuple[int, ...] = ()
+    layout: Optional[tuple] = None
+
+    @property
+    def sliceable(self) -> bool:
+        return self.layout != UNKNOWN_LAYOUT
+
+    def text(self) -> str:
+        if self.kind != "box":
+            return self.kind
+        parts = [f"{start}:{'' if stop is None else stop}" if stop != start + 1 else str(start)
+                 for start, stop in self.box]
+        return "[" + ", ".join(p if p != "0:" else ":" for p in parts) + "]"
+
+
+UNKNOWN_LAYOUT = ("?",)
+WHOLE = Region("whole")
+UNKNOWN_REGION = Region("unknown")
+
+
+def _dim(region: Region, d: int) -> Interval:
+    return region.box[d] if d < len(region.box) else (0, None)
+
+
+def _base_dim(region: Region, j: int) -> int:
+    """The base dimension behind the view's dimension `j`."""
+    if j < len(region.visible):
+        return region.visible[j]
+    return max(len(region.box), (max(region.visible) + 1) if region.visible else 0) + (j - len(region.visible))
+
+
+def _int(expr) -> Optional[int]:
+    if isinstance(expr, ir.Const) and isinstance(expr.value, int) and not isinstance(expr.value, bool):
+        return expr.value
+    return None
+
+
+def _bound(expr, default):
+    """(value, ok) of a slice bound: absent -> default; a constant >= 0; anything else not ok."""
+    if expr is None or (isinstance(expr, ir.Const) and expr.value is None):
+        return default, True
+    value = _int(expr)
+    return value, value is not None and value >= 0
+
+
+def subscript(region: Region, index: list) -> Region:
+    """`t[a:b, k, :]` of a view with `region` (constant non-negative bounds only, else unknown)."""
+    if region.kind == "unknown" or not region.sliceable:
+        return UNKNOWN_REGION
+    box = {d: _dim(region, d) for d in range(len(region.box))}
+    kept: list[int] = []
+    for j, item in enumerate(index):
+        d = _base_dim(region, j)
+        start, stop = box.get(d, (0, None))
+        if isinstance(item, ir.Arith) and item.op == "slice":
+            lo, hi, step = (list(item.operands) + [None, None, None])[:3]
+            (lo_v, lo_ok), (hi_v, hi_ok), (step_v, step_ok) = _bound(lo, 0), _bound(hi, None), _bound(step, 1)
+            if not (lo_ok and hi_ok and step_ok) or step_v != 1:
+                return UNKNOWN_REGION
+            new_stop = stop if hi_v is None else start + hi_v
+            if stop is not None and new_stop is not None:
+                new_stop = min(new_stop, stop)
+            box[d] = (start + lo_v, new_stop)
+            kept.append(d)
+        else:
+            k = _int(item)
+            if k is None or k < 0:
+                return UNKNOWN_REGION
+            box[d] = (start + k, start + k + 1)  # a scalar index drops the dimension
+    rest = [region.visible[j] for j in range(len(index), len(region.visible))]
+    return _make(box, kept + rest, region.layout)
+
+
+def sliced(region: Region, shape: list, offsets: list) -> Region:
+    """`pl.slice(t, shape, offsets)`: element ranges [offset, offset + shape) per dimension."""
+    if region.kind == "unknown" or not region.sliceable or len(shape) != len(offsets):
+        return UNKNOWN_REGION
+    box = {d: _dim(region, d) for d in range(len(region.box))}
+    kept = []
+    for j, (extent, offset) in enumerate(zip(shape, offsets)):
+        e, o = _int(extent), _int(offset)
+        if e is None or o is None or e < 0 or o < 0:
+            return UNKNOWN_REGION
+        d = _base_dim(region, j)
+        start, _ = box.get(d, (0, None))
+        box[d] = (start + o, start + o + e)
+        kept.append(d)
+    return _make(box, kept, region.layout)
+
+
+def _make(box: dict, visible: list, layout: Optional[tuple] = None) -> Region:
+    if not box:
+        return Region("whole", layout=layout)
+    size = max(box) + 1
+    intervals = tuple(box.get(d, (0, None)) for d in range(size))
+    if all(i == (0, None) for i in intervals):
+        return Region("whole", layout=layout)
+    return Region("box", intervals, tuple(visible), layout)
+
+
+def layout_key(op_name: str, operands: list) -> Optional[tuple]:
+    """The key of a reinterpretation: the op and its operands after the input (a shape, axes),
+    when all are constant integers."""
+    values: list = []
+    for operand in operands:
+        items = operand.elts if isinstance(operand, ir.TupleExpr) else [operand]
+        for item in items:
+            value = _int(item)
+            if value is None:
+                return None
+            values.append(value)
+        values.append(";")
+    return (op_name, *values)
+
+
+def reinterpreted(region: Region, key: Optional[tuple] = None) -> Region:
+    """A reshape, view or transpose (`key`: the op and its constant shape or axes, None if not
+    constant): the whole buffer stays whole, in the coordinates of that layout; a part of it is
+    unknown."""
+    if region.kind == "whole":
+        if key is None or region.layout == UNKNOWN_LAYOUT:
+            return Region("whole", layout=UNKNOWN_LAYOUT)
+        return Region("whole", layout=key if region.layout is None else region.layout + key)
+    return UNKNOWN_REGION
+
+
+def compose(outer: Region, inner: Region) -> Region:
+    """`inner` (a region of a parameter) as a region of the base, given the region `outer` of the base
+    the parameter was bound to."""
+    if inner.kind == "whole":
+        return outer
+    if inner.kind != "box" or inner.layout is not None or outer.kind == "unknown" or not outer.sliceable:
+        return UNKNOWN_REGION
+    box = {d: _dim(outer, d) for d in range(len(outer.box))}
+    for j, (start, stop) in enumerate(inner.box):
+        d = _base_dim(outer, j)
+        o_start, o_stop = box.get(d, (0, None))
+        new_stop = o_stop if stop is None else o_start + stop
+        if o_stop is not None and new_stop is not None:
+            new_stop = min(new_stop, o_stop)
+        box[d] = (o_start + start, new_stop)
+    return _make(box, [_base_dim(outer, j) for j in range(len(outer.visible))], outer.layout)
+
+
+def overlap(a: Region, b: Region) -> str:
+    """G3 on one base: 'none' (disjoint boxes), 'certain', or 'unknown' (run-time offsets)."""
+    if a.kind == "whole" or b.kind == "whole":
+        return "certain"  # every part of a buffer lies inside the whole of it
+    if a.kind == "unknown" or b.kind == "unknown" or a.layout != b.layout:
+        return "unknown"
+    for d in range(max(len(a.box), len(b.box))):
+        (s1, e1), (s2, e2) = _dim(a, d), _dim(b, d)
+        if (e1 is not None and e1 <= s2) or (e2 is not None and e2 <= s1):
+            return "none"
+    return "certain"
+
+
+def covers(outer: Region, inner: Region) -> bool:
+    """Does `outer` contain `inner` (an InOut removes the entries it covers, G5)?"""
+    if outer.kind == "whole":
+        return True
+    if outer.kind != "box" or inner.kind != "box" or outer.layout != inner.layout:
+        return False
+    for d in range(max(len(outer.box), len(inner.box))):
+        (s1, e1), (s2, e2) = _dim(outer, d), _dim(inner, d)
+        if s2 < s1 or (e1 is not None and (e2 is None or e2 > e1)):
+            return False
+    return True
+
+
+@dataclass(frozen=True)
+class BufferValue:
+    """The allocations a tensor value may name, each with its region (more than one: a join)."""
+
+    candidates: tuple[tuple[Base, Region], ...]
+
+    @property
+    def single(self) -> Optional[tuple[Base, Region]]:
+        return self.candidates[0] if len(self.candidates) == 1 else None
+
+    def map(self, change) -> "BufferValue":
+        return BufferValue(tuple((base, change(region)) for base, region in self.candidates))
+
+    def union(self, other: "BufferValue") -> "BufferValue":
+        seen = list(self.candidates)
+        for c in other.candidates:
+            if not any(c[0] is s[0] and c[1] == s[1] for s in seen):
+                seen.append(c)
+        return BufferValue(tuple(seen))
+
+
+@dataclass(frozen=True)
+class TidValue:
+    """The task instances a TaskId value may stand for. `exact`: exactly that one, on every path;
+    `wild`: it may come from tasks the analysis cannot name (then it may order anything)."""
+
+    producers: frozenset = frozenset()
+    exact: bool = False
+    wild: bool = False
+
+    def union(self, other: "TidValue") -> "TidValue":
+        return TidValue(self.producers | other.producers, False, self.wild or other.wild)
+
+    def loose(self) -> "TidValue":
+        return TidValue(self.producers, False, self.wild)
+
+
+NO_TID = TidValue()
+WILD_TID = TidValue(wild=True)
+
+
+@dataclass(frozen=True)
+class TupleValue:
+    elts: tuple
+
+
+def join(a, b):
+    """The value of a join (phi, loop result): either side."""
+    if a is None or b is None:
+        return a if b is None else b
+    if isinstance(a, BufferValue) and isinstance(b, BufferValue):
+        return a.union(b)
+    if isinstance(a, TidValue) and isinstance(b, TidValue):
+        return a.union(b)
+    if isinstance(a, TupleValue) and isinstance(b, TupleValue) and len(a.elts) == len(b.elts):
+        return TupleValue(tuple(join(x, y) for x, y in zip(a.elts, b.elts)))
+    return BufferValue(((WILD, UNKNOWN_REGION),)) if isinstance(a, BufferValue) or isinstance(b, BufferValue) \
+        else WILD_TID

@@ -1,0 +1,902 @@
+"""Stage TG (runtime.md): the task graph of each orchestration-like function, as the runtime builds it.
+
+A pure function of the program after the call directions: the tasks in submit
+order (G1: user calls, scope dispatches, Submits, `pl.system.task_dummy`
+barriers), each argument's base allocation and region (G3), and the edges the
+runtime creates at submit time (G2): RAW on every live overlapping writer (G4),
+InOut's wait and removal of covered entries (G5), OutputExisting inserts without
+lookup (G6), creator edges of runtime-allocated outputs (G7), nothing for NoDep
+(G8), explicit `deps=` (G9); manual scopes skip all but `deps=` (G11).
+
+Loops are what the runtime sees: the same tasks again. Each loop body is walked
+twice (an iteration and the next one), so a task meets its own next iteration;
+an edge or pair between the two copies is *carried*. Both arms of an `if` start
+from the map before it and their maps are joined after it. Where the analysis
+cannot name a buffer or a task id it assumes the worst for ordering (the
+pair may be ordered), never for hazards (precision, runtime.md §5).
+
+The hazards themselves (Z1-Z7) are found by `hazards.py` from what this stage
+records: every access of every task instance and which instances may reach
+which.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional
+
+from ..ir import nodes as ir
+from ..ir.nodes import ArgDir, Dir, Kind
+from ..syntax.nodes import Span
+from .footprints import UNKNOWN_FOOTPRINT, WHOLE_FOOTPRINT, Footprint, Footprints
+from .model import CallResult, Dispatch, Fn
+from .normalise import const_trip_count
+from .runtime_buffers import (NO_TID, UNKNOWN_REGION, WHOLE, WILD, WILD_TID, Base, BufferValue, Region,
+                              TidValue, TupleValue, covers, join, layout_key, overlap, reinterpreted, sliced,
+                              subscript)
+from .types import expr_type, resolve_op, subscript_is_slice
+
+# -- what the stage gives ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TaskArg:
+    """One argument of a task as the runtime sees it."""
+
+    index: int  # position in the call (-1: a hidden or runtime-allocated output, not written in source)
+    param: str  # the callee's parameter
+    span: Optional[Span]  # where the argument is written (None: nowhere, e.g. a hidden output)
+    text: Optional[str]  # what to show when there is no span to quote (a scope's captured name)
+    buffer: Optional[str]  # the base allocation's name (None: it cannot be named)
+    direction: str  # ArgDirection value ('Output' for a runtime-allocated output, G7)
+    region: str  # 'whole' | '[0:8, :]' | 'unknown'
+
+
+@dataclass
+class Task:
+    id: int
+    name: str
+    kind: str  # 'call' | 'dispatch' | 'submit' | 'barrier' | 'unknown'
+    owner: str  # the user function whose text holds `span`
+    span: Span
+    loops: tuple[int, ...]  # enclosing loops, outermost first
+    branch: bool  # inside an if
+    manual: bool  # inside a manual scope (G11)
+    tid: Optional[str] = None  # the variable holding its task id
+    args: list[TaskArg] = field(default_factory=list)
+    waits_on_unknown: bool = False  # a deps= entry the analysis cannot resolve
+    callee: Optional[Fn] = None
+    call: Optional[ir.UserCall] = None  # None for barriers
+
+
+@dataclass(frozen=True)
+class LoopInfo:
+    id: int
+    kind: str
+    owner: str
+    span: Span
+    trips: Optional[int]
+    parent: Optional[int]
+
+
+@dataclass(frozen=True)
+class Edge:
+    src: int
+    dst: int
+    rule: str  # 'G4' | 'G5' | 'G7' | 'G9'
+    kind: str  # 'raw' | 'waw' | 'creator' | 'deps'
+    buffer: Optional[str]
+    carried: bool
+    overlap: str  # 'certain' | 'unknown' (the edge exists only if the regions overlap at run time)
+    redundant: bool = False
+
+
+@dataclass
+class TaskGraph:
+    function: str  # the user's name for the function
+    key: str
+    owner: str
+    span: Span  # the function's name (or the scope header of an outlined function)
+    host: bool  # G13: drawn, no hazards
+    tasks: list[Task]
+    loops: list[LoopInfo]
+    edges: list[Edge]
+    hazards: list = field(default_factory=list)  # hazards.Hazard
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def manual(self) -> bool:
+        return bool(self.tasks) and all(t.manual for t in self.tasks)
+
+
+# -- the simulation's own records (read by hazards.py) -----------------------------------------
+
+
+@dataclass(eq=False)
+class Access:
+    arg: int  # index into the task's args
+    base: Base
+    region: Region
+    ambiguous: bool  # the value may name other buffers too
+    tag: str  # ArgDir value, or 'unknown'
+    reads: bool
+    writes: bool
+    fixed: Optional[Footprint] = None  # what the callee touches of what the argument names, when known
+    source: Optional[tuple] = None  # else (Footprints, callee, slot): computed when a hazard asks
+
+    @property
+    def footprint(self) -> Footprint:
+        if self.fixed is not None:
+            return self.fixed
+        if self.source is None:
+            return UNKNOWN_FOOTPRINT
+        footprints, callee, slot = self.source
+        self.fixed = footprints.of(callee, slot)
+        return self.fixed
+
+
+@dataclass(eq=False)
+class Instance:
+    """One submission of a task: in the first or the second copy of each loop around it."""
+
+    id: int
+    task: Task
+    copies: tuple  # ((loop id, copy index), ...) outermost first
+    markers: frozenset  # the ifs and may-not-run loops it depends on
+    manual: bool
+    accesses: list[Access] = field(default_factory=list)
+    wild: bool = False  # may depend on (and be depended on by) anything: unknown callee or deps
+
+
+@dataclass(eq=False)
+class _Entry:
+    """A writer entry of the runtime's map."""
+
+    base: Base
+    region: Region
+    producer: Instance
+    access: Access
+
+
+@dataclass
+class Simulation:
+    """Everything hazards.py needs: instances in submit order, and who may reach whom."""
+
+    instances: list[Instance]
+    ancestors: list[int]  # bitset per instance: the instances that may be ordered before it
+    manual_scopes: list = field(default_factory=list)  # (Scope, owner, task count or None)
+    surely_before: list[int] = field(default_factory=list)  # bitsets: ordered before it on every path
+
+
+MAX_INSTANCES = 20000  # past this, inner loops are walked once (their carried pairs are not seen)
+
+
+def graph_functions(state) -> list[Fn]:
+    """Orchestration-like functions, and Opaque ones that submit tasks (O1: kernels never do)."""
+    out = []
+    for fn in state.fns.values():
+        if fn.origin in ("inline", "external") or fn.kind is Kind.INLINE:
+            continue
+        if fn.kind.orchestration_like or (fn.kind is Kind.OPAQUE and _has_tasks(state, fn.body)):
+            out.append(fn)
+    return out
+
+
+def _has_tasks(state, body) -> bool:
+    for stmt in ir.walk_stmts(body):
+        if isinstance(stmt, Dispatch):
+            return True
+        if isinstance(stmt, ir.Assign) and isinstance(stmt.value, ir.UserCall) and state.callee(stmt.value):
+            return True
+    return False
+
+
+def task_graphs(state, results: list[CallResult]) -> list[tuple[TaskGraph, Simulation]]:
+    by_call: dict = {}
+    for r in results:
+        by_call[(r.fn, id(r.call))] = r
+    out = []
+    footprints = Footprints(state)
+    for fn in graph_functions(state):
+        builder = _Builder(state, fn, by_call, footprints)
+        graph, sim = builder.run()
+        if graph.tasks:
+            out.append((graph, sim))
+    return out
+
+
+def is_host(fn: Fn) -> bool:
+    """G13: an orchestrator above the chip (`@pl.jit.host`, hierarchy scopes at HOST level or up)."""
+    level = str(fn.level or "").rsplit(".", 1)[-1]
+    return bool(level) and level not in ("AIV", "AIC", "CORE_GROUP", "CHIP_DIE", "CHIP")
+
+
+# -- the walk --------------------------------------------------------------------------------------
+
+
+@dataclass
+class _Ctx:
+    copies: tuple = ()
+    loops: tuple = ()  # static loop ids
+    markers: frozenset = frozenset()
+    branch: bool = False
+    manual: bool = False
+    expand: bool = True  # walk loop bodies twice
+
+
+class _Builder:
+    def __init__(self, state, fn: Fn, by_call: dict, footprints: Footprints):
+        self.state = state
+        self.footprints = footprints
+        self.fn = fn
+        self.by_call = by_call
+        self.registry = state.registry
+        self.values: dict = {}  # Var -> BufferValue | TidValue | TupleValue
+        self.tasks: list[Task] = []
+        self.task_of: dict = {}  # id(statement) -> Task
+        self.loops: list[LoopInfo] = []
+        self.loop_of: dict = {}
+        self.instances: list[Instance] = []
+        self.preds: list[dict] = []  # per instance: predecessor instance id -> certain?
+        self.edges: dict = {}  # (src task, dst task, rule, kind, buffer, carried) -> overlap
+        self.entries: dict = {}  # the map: Base -> its live writer entries, in insertion order
+        self.manual_scopes: list = []
+        self.params = {p.var: p for p in fn.params}
+        self.param_bases: dict = {}
+        self.budget = MAX_INSTANCES
+        self.fused = _fused_creates(state, fn)
+
+    def run(self) -> tuple[TaskGraph, Simulation]:
+        fn = self.fn
+        self.block(fn.body, _Ctx())
+        owner = fn.owner
+        span = fn.source.span if fn.source is not None and fn.origin == "user" else \
+            (fn.scope.span if fn.scope is not None else Span(0, 0, 0, 0))
+        graph = TaskGraph(fn.name, fn.key, owner, span, is_host(fn), self.tasks, self.loops, self._static_edges())
+        if graph.host:
+            graph.notes.append("host-level orchestration (G13): its map is keyed by footprint; the tasks are "
+                               "drawn, no hazards are reported")
+        ancestors = self._ancestors()
+        return graph, Simulation(self.instances, ancestors, self.manual_scopes, self._surely_before())
+
+    # -- statements -------------------------------------------------------------------------------
+    def block(self, body: list, ctx: _Ctx) -> None:
+        for stmt in body:
+            if isinstance(stmt, ir.Assign):
+                self.assign(stmt, ctx)
+            elif isinstance(stmt, Dispatch):
+                self.dispatch(stmt, ctx)
+            elif isinstance(stmt, ir.If):
+                self.branch(stmt, ctx)
+            elif isinstance(stmt, ir.Loop):
+                self.loop(stmt, ctx)
+            elif isinstance(stmt, ir.Scope):
+                manual = ctx.manual or _is_manual(stmt)
+                self.block(stmt.body, _Ctx(ctx.copies, ctx.loops, ctx.markers, ctx.branch, manual, ctx.expand))
+                if manual and not ctx.manual and id(stmt) not in {id(s) for s, _, _ in self.manual_scopes}:
+                    self.manual_scopes.append((stmt, stmt.owner or self.fn.owner, _task_count(stmt.body)))
+
+    def branch(self, stmt: ir.If, ctx: _Ctx) -> None:
+        before = self.entries
+        arms = []
+        for arm, body in (("then", stmt.then), ("else", stmt.orelse)):
+            self.entries = {base: list(entries) for base, entries in before.items()}
+            marker = ("if", id(stmt), ctx.copies, arm)
+            self.block(body, _Ctx(ctx.copies, ctx.loops, ctx.markers | {marker}, True, ctx.manual, ctx.expand))
+            arms.append(self.entries)
+        merged: dict = {}
+        for entries in arms:  # after the if, the entries of either arm may be live
+            for base, items in entries.items():
+                known = merged.setdefault(base, [])
+                ids = {id(e) for e in known}
+                known.extend(e for e in items if id(e) not in ids)
+        for items in merged.values():
+            items.sort(key=lambda e: e.producer.id)
+        self.entries = merged
+        for phi in stmt.phis:
+            a = self.var_value(phi.then_value) if phi.then_value is not None else None
+            b = self.var_value(phi.else_value) if phi.else_value is not None else None
+            value = join(a, b)
+            if isinstance(value, TidValue):
+                value = value.loose()
+            if value is not None:
+                self.values[phi.var] = value
+
+    def loop(self, stmt: ir.Loop, ctx: _Ctx) -> None:
+        info = self.loop_of.get(id(stmt))
+        if info is None:
+            info = LoopInfo(len(self.loops), stmt.kind, self.fn.owner, stmt.span, const_trip_count(stmt),
+                            ctx.loops[-1] if ctx.loops else None)
+            self.loops.append(info)
+            self.loop_of[id(stmt)] = info
+        trips = info.trips
+        markers = ctx.markers
+        if stmt.kind == "while" or trips is None or trips <= 0:
+            markers = markers | {("loop", id(stmt), ctx.copies)}
+        inits = [self.var_value(c.init) if c.init is not None else None for c in stmt.carries]
+        expand = ctx.expand and (trips is None or trips > 1) and self.budget > 0
+        copies = 2 if expand else 1
+        for copy in range(copies):
+            for c, init in zip(stmt.carries, inits):
+                value = init if copy == 0 else self.var_value(c.yield_value) if c.yield_value is not None else None
+                if value is not None:
+                    self.values[c.iter_var] = value
+                else:
+                    self.values.pop(c.iter_var, None)
+            inner = _Ctx(ctx.copies + ((info.id, copy),), ctx.loops + (info.id,), markers, ctx.branch,
+                         ctx.manual, expand)
+            self.block(stmt.body, inner)
+        for c, init in zip(stmt.carries, inits):
+            last = self.var_value(c.yield_value) if c.yield_value is not None else None
+            may_skip = stmt.kind == "while" or trips is None or trips <= 0
+            value = join(last, init) if may_skip else (last if last is not None else init)
+            if isinstance(value, TidValue) and may_skip:
+                value = value.loose()
+            if value is not None:
+                self.values[c.result] = value
+
+    def assign(self, stmt: ir.Assign, ctx: _Ctx) -> None:
+        value = stmt.value
+        if isinstance(value, ir.UserCall):
+            result = self.call_task(stmt, value, ctx)
+        elif isinstance(value, ir.OpCall):
+            result = self.op(stmt, value, ctx)
+        else:
+            result = self.expr_value(value)
+        if stmt.var is None:
+            return
+        if result is None:
+            self.values.pop(stmt.var, None)
+            return
+        self.values[stmt.var] = result
+        if isinstance(value, ir.TupleGet) and isinstance(result, TidValue) and result.exact:
+            (producer,) = result.producers
+            task = self.instances[producer].task
+            if task.tid is None:
+                task.tid = stmt.var.name
+
+    # -- values -----------------------------------------------------------------------------------
+    def expr_value(self, expr):
+        """The buffer / task-id value of an expression (None: a plain scalar or nothing we track)."""
+        if isinstance(expr, ir.Ref):
+            return self.var_value(expr.var)
+        if isinstance(expr, ir.Const):
+            return NO_TID if expr.value is None else None
+        if isinstance(expr, ir.TupleGet):
+            whole = self.values.get(expr.var)
+            if isinstance(whole, TupleValue) and expr.index < len(whole.elts):
+                return whole.elts[expr.index]
+            return self._unknown(expr.var)
+        if isinstance(expr, ir.Subscript):
+            base = self.expr_value(expr.value)
+            if isinstance(base, TidValue):
+                return base.loose()  # one slot of a task-id array: any task stored in it
+            if isinstance(base, BufferValue):
+                if not subscript_is_slice(expr, self.fn.types):
+                    return None  # an element read
+                return base.map(lambda region: subscript(region, expr.index))
+            return None
+        if isinstance(expr, ir.TupleExpr):
+            return TupleValue(tuple(self.expr_value(e) for e in expr.elts))
+        return None
+
+    def var_value(self, var: ir.Var):
+        value = self.values.get(var)
+        if value is not None:
+            return value
+        if var in self.params:
+            t = self.fn.types.get(var, var.annotation or ir.UNKNOWN)
+            if t.cls in ("tensor", "dtensor", "unknown", "tuple"):
+                base = self.param_bases.get(var)
+                if base is None:
+                    p = self.params[var]
+                    base = self.param_bases[var] = Base(p.name, "param", self.fn.owner, p.span)
+                return BufferValue(((base, WHOLE),))
+            if t.cls == "array" or (t.cls == "scalar"):
+                return NO_TID  # a task id from the caller orders nothing in this graph
+            return None
+        return self._unknown(var)
+
+    def _unknown(self, var: ir.Var):
+        t = self.fn.types.get(var, var.annotation or ir.UNKNOWN)
+        if t.cls in ("tensor", "dtensor"):
+            return BufferValue(((WILD, UNKNOWN_REGION),))
+        return None
+
+    def tid_value(self, expr) -> TidValue:
+        value = self.expr_value(expr)
+        if isinstance(value, TidValue):
+            return value
+        if isinstance(expr, (ir.Other, ir.Arith, ir.TupleExpr)):  # a comprehension or list of task ids
+            out = NO_TID
+            for v in ir.expr_vars(expr):
+                out = out.union(self.tid_value(ir.Ref(v)))
+            return out.loose()
+        if isinstance(expr, ir.Ref) and expr.var in self.params:
+            return NO_TID
+        return WILD_TID
+
+    def op(self, stmt: ir.Assign, call: ir.OpCall, ctx: _Ctx):
+        view = resolve_op(call, self.fn.types, self.registry)
+        name = view.op_name or call.dsl
+        if name == "system.task_dummy" or call.dsl.endswith("task_dummy"):
+            return self.barrier(stmt, call, ctx)
+        if name == "system.task_invalid":
+            return NO_TID
+        if name == "array.create":
+            return NO_TID
+        setitem = call.dsl == "@setitem" and len(call.args) > 1
+        if name == "array.update_element" or (setitem and isinstance(self.expr_value(call.args[0]), TidValue)):
+            # a task-id array holds any task stored in it; `arr[k] = tid` (N5) passes (target, value,
+            # index), the op itself (array, index, value)
+            stored = call.args[1] if setitem else view.arg_for(2)
+            arr, value = self.expr_value(call.args[0] if setitem else view.arg_for(0)), self.expr_value(stored)
+            if isinstance(arr, TidValue) or isinstance(value, TidValue):
+                out = arr if isinstance(arr, TidValue) else NO_TID
+                return out.union(value if isinstance(value, TidValue) else NO_TID).loose()
+            return None
+        if name == "tensor.create" and stmt.var in self.fused:  # FuseCreateAssembleToSlice: a view of the target
+            target, offsets = self.fused[stmt.var]
+            value = self.expr_value(target)
+            shape = call.args[0] if call.args else None
+            if isinstance(value, BufferValue) and isinstance(shape, ir.TupleExpr) and isinstance(offsets, ir.TupleExpr):
+                dims = [ir.Const(1)] * (len(offsets.elts) - len(shape.elts)) + list(shape.elts)
+                return value.map(lambda region: sliced(region, dims, offsets.elts))
+            if isinstance(value, BufferValue):
+                return value.map(lambda region: UNKNOWN_REGION)
+        if name == "tensor.create":
+            manual = call.kwargs.get("manual_dep")
+            base = Base(stmt.var.name if stmt.var else "tensor", "create", call.owner or self.fn.owner, stmt.span,
+                        manual_dep=isinstance(manual, ir.Const) and manual.value is True)
+            return BufferValue(((base, WHOLE),))
+        if name == "tensor.slice":
+            source = self.expr_value(view.arg_for(0))
+            shape, offsets = view.arg_for(1), view.arg_for(2)
+            if not isinstance(source, BufferValue):
+                return None
+            if isinstance(shape, ir.TupleExpr) and isinstance(offsets, ir.TupleExpr) and view.arg_for(4) is None:
+                return source.map(lambda region: sliced(region, shape.elts, offsets.elts))
+            return source.map(lambda region: UNKNOWN_REGION)
+        if name in ("tensor.view", "tensor.reshape", "tensor.transpose", "tensor.reinterpret_view") \
+                or self.registry.is_view(view.op_name):
+            source = self.expr_value(view.arg_for(0))
+            names = view.resolved.op.arg_names if view.resolved.op is not None else ()
+            key = layout_key(name, [a for a, i in view.arguments()
+                                    if i is not None and i < len(names) and names[i] in ("shape", "axis1", "axis2")])
+            return source.map(lambda region: reinterpreted(region, key)) if isinstance(source, BufferValue) else None
+        alias = self.registry.result_alias(view.op_name)
+        if alias is not None:  # tensor.assemble at this level writes nothing itself: it names its target
+            source = self.expr_value(view.arg_for(alias))
+            if isinstance(source, (BufferValue, TidValue)):
+                return source
+        if stmt.var is not None and expr_type(ir.Ref(stmt.var), self.fn.types).cls in ("tensor", "dtensor"):
+            return BufferValue(((WILD, UNKNOWN_REGION),))
+        return None
+
+    # -- tasks ------------------------------------------------------------------------------------
+    def _task(self, stmt, name: str, kind: str, span: Span, ctx: _Ctx, callee, call) -> Task:
+        task = self.task_of.get(id(stmt))
+        if task is None:
+            task = Task(len(self.tasks), name, kind, (call.owner if call is not None and call.owner else None)
+                        or self.fn.owner, span, ctx.loops, ctx.branch, ctx.manual, callee=callee, call=call)
+            self.tasks.append(task)
+            self.task_of[id(stmt)] = task
+        return task
+
+    def _instance(self, task: Task, ctx: _Ctx) -> Instance:
+        inst = Instance(len(self.instances), task, ctx.copies, ctx.markers, ctx.manual)
+        self.instances.append(inst)
+        self.preds.append({})
+        self.budget -= 1
+        return inst
+
+    def barrier(self, stmt: ir.Assign, call: ir.OpCall, ctx: _Ctx) -> TidValue:
+        task = self._task(stmt, "task_dummy", "barrier", call.span, ctx, None, None)
+        if task.tid is None and stmt.var is not None:
+            task.tid = stmt.var.name
+        inst = self._instance(task, ctx)
+        deps = call.kwargs.get("deps")
+        items = deps.elts if isinstance(deps, ir.TupleExpr) else ([deps] if deps is not None else [])
+        self.explicit_deps(inst, items)
+        return TidValue(frozenset({inst.id}), exact=True)
+
+    def call_task(self, stmt: ir.Assign, call: ir.UserCall, ctx: _Ctx):
+        callee = self.state.callee(call)
+        result: Optional[CallResult] = self.by_call.get((self.fn.key, id(call)))
+        directions = result.directions if result is not None else None
+        tensors = [a for a in call.args if isinstance(self.expr_value(a), BufferValue)]
+        if callee is None and not tensors and not call.submit:
+            return None  # a plain Python helper, most likely: no task
+        known = callee is not None and (directions is not None or not call.args)
+        kind = "submit" if call.submit else "call"
+        name = callee.name if callee is not None else call.callee.name
+        task = self._task(stmt, name, kind if known else "unknown", call.span, ctx, callee, call)
+        inst = self._instance(task, ctx)
+        if not known:
+            inst.wild = True
+        outputs = self.submit_task(inst, task, call, callee, directions or [], ctx, first=not task.args)
+        return outputs
+
+    def dispatch(self, stmt: Dispatch, ctx: _Ctx) -> None:
+        call = stmt.call
+        callee = self.state.callee(call)
+        result = self.by_call.get((self.fn.key, id(call)))
+        directions = result.directions if result is not None else None
+        scope = stmt.scope
+        hint = scope.attrs.get("name_hint")
+        name = hint if isinstance(hint, str) and hint else (callee.name if callee is not None else "pl.at scope")
+        task = self._task(stmt, name, "dispatch", scope.span, ctx, callee, call)
+        if scope.tid is not None:
+            task.tid = scope.tid.name
+        inst = self._instance(task, ctx)
+        if callee is None or (directions is None and call.args):
+            inst.wild = True
+        first = not task.args
+        self.submit_task(inst, task, call, callee, directions or [], ctx, first, dispatch=stmt)
+        if scope.tid is not None:
+            self.values[scope.tid] = TidValue(frozenset({inst.id}), exact=True)
+
+    def submit_task(self, inst: Instance, task: Task, call: ir.UserCall, callee: Optional[Fn], directions: list,
+                    ctx: _Ctx, first: bool, dispatch: Optional[Dispatch] = None):
+        """Record the task's arguments, do its lookups (all before any insert, G2), then its inserts,
+        then bind its results."""
+        owner = call.owner or self.fn.owner
+        accesses: list[tuple[Access, BufferValue]] = []
+        args: list[TaskArg] = []
+
+        def add(index, param, span, text, value: Optional[BufferValue], tag, reads, writes, footprint=None):
+            region = "unknown"
+            buffer = None
+            if value is not None and value.single is not None:
+                base, reg = value.single
+                buffer = None if base.wild else base.name
+                region = reg.text()
+            elif value is not None:
+                names = sorted({b.name for b, _ in value.candidates if not b.wild})
+                buffer = " | ".join(names) if names else None
+            args.append(TaskArg(index, param, span, text, buffer, tag, region))
+            if value is not None:
+                for base, reg in value.candidates:
+                    access = Access(len(args) - 1, base, reg, len(value.candidates) > 1, tag, reads, writes,
+                                    footprint, None if footprint is not None or callee is None else
+                                    (self.footprints, callee, index))
+                    inst.accesses.append(access)
+                    accesses.append((access, value))
+
+        dirs = callee.dirs if callee is not None else []
+        for i, arg in enumerate(call.args):
+            value = self.expr_value(arg)
+            direction = directions[i] if i < len(directions) else None
+            if direction is ArgDir.SCALAR or (direction is None and not isinstance(value, BufferValue)):
+                continue
+            if not isinstance(value, BufferValue):
+                value = BufferValue(((WILD, UNKNOWN_REGION),))
+            slot = dirs[i] if i < len(dirs) else None
+            param = callee.params[i].name if callee is not None and i < len(callee.params) else f"#{i}"
+            tag = direction.value if direction is not None else "unknown"
+            if tag == "Output":  # a pre-filled Output on a variable acts as OutputExisting (G6)
+                tag = "OutputExisting"
+            reads = slot is None or slot is not Dir.OUT
+            writes = slot is None or slot.writes
+            span = call.arg_spans[i] if dispatch is None and i < len(call.arg_spans) else None
+            text = arg.var.name if isinstance(arg, ir.Ref) else None
+            add(i, param, span, text, value, tag, reads, writes)
+
+        # outputs the source does not pass: omitted Submit tails (G7) and hidden outputs (U6)
+        fresh: dict[int, BufferValue] = {}
+        if callee is not None and dispatch is None:
+            n = len(callee.params)
+            omitted = [k for k in range(len(call.args), n) if call.submit and callee.dirs[k] is Dir.OUT]
+            for k in omitted:
+                base = Base(f"{callee.name}.{callee.params[k].name}", "output", owner, call.span,
+                            creator=inst.id)
+                fresh[k] = BufferValue(((base, WHOLE),))
+                add(-1, callee.params[k].name, None, None, fresh[k], "Output", False, True, WHOLE_FOOTPRINT)
+            for h in range(callee.hidden_outputs):
+                base = Base(f"{callee.name}.result{h}", "hidden" if not omitted else "output", owner,
+                            call.span, creator=inst.id if omitted else None)
+                fresh[n + h] = BufferValue(((base, WHOLE),))
+                tag = "Output" if omitted else ("InOut" if _in_sequential_loop(self, ctx) else "OutputExisting")
+                add(-1, f"result {h}", None, None, fresh[n + h], tag, False, True, WHOLE_FOOTPRINT)
+        dispatch_outputs: list = []
+        if dispatch is not None:
+            for var, alias in dispatch.outputs:
+                if alias is not None:
+                    continue
+                t = self.fn.types.get(var, var.annotation or ir.UNKNOWN)
+                if t.cls not in ("tensor", "dtensor", "unknown"):
+                    continue
+                base = Base(var.name, "hidden", owner, dispatch.span)
+                value = BufferValue(((base, WHOLE),))
+                dispatch_outputs.append((var, value))
+                tag = "InOut" if _in_sequential_loop(self, ctx) else "OutputExisting"
+                add(-1, var.name, None, var.name, value, tag, False, True, WHOLE_FOOTPRINT)
+
+        if first:
+            task.args = args
+        self.explicit_deps(inst, call.deps)
+        # a task of unknown callee is ordered with everything (see _ancestors): no edges are drawn for it
+        if not inst.manual and task.kind != "unknown":
+            for access, _ in accesses:
+                self.lookup(inst, access)
+            for access, _ in accesses:
+                if access.tag in ("InOut", "OutputExisting", "unknown") and not access.base.manual_dep:
+                    self.entries.setdefault(access.base, []).append(_Entry(access.base, access.region, inst, access))
+
+        # what the call's result names
+        if dispatch is not None:
+            for var, alias in dispatch.outputs:
+                if alias is not None and alias < len(call.args):
+                    value = self.expr_value(call.args[alias])
+                    if value is not None:
+                        self.values[var] = value
+            for var, value in dispatch_outputs:
+                self.values[var] = value
+            return None
+        if callee is None:
+            return TupleValue(()) if call.submit else None
+        outputs = self.results(call, callee, fresh)
+        if call.submit:
+            return TupleValue(tuple(outputs) + (TidValue(frozenset({inst.id}), exact=True),))
+        if len(outputs) == 1:
+            return outputs[0]
+        return TupleValue(tuple(outputs)) if outputs else None
+
+    def results(self, call: ir.UserCall, callee: Fn, fresh: dict) -> list:
+        """The buffer each returned value names: the argument of the parameter it is (the compiler's
+        return-to-parameter map, else its tail rule), or a fresh output."""
+        n_outs = len(callee.returns)
+        mapping = _returned_params(self.state, callee)
+        if mapping is None or len(mapping) != n_outs:
+            writes = [k for k, d in enumerate(callee.dirs) if d.writes] + \
+                     [len(callee.params) + h for h in range(callee.hidden_outputs)]
+            base = max(n_outs - len(writes), 0)
+            mapping = [writes[i - base] if i >= base and i - base < len(writes) else None for i in range(n_outs)]
+        out = []
+        for i, k in enumerate(mapping):
+            t = callee.returns[i] if i < len(callee.returns) else ir.UNKNOWN
+            if k is not None and k < len(call.args):
+                value = self.expr_value(call.args[k])
+            elif k is not None and k in fresh:
+                value = fresh[k]
+            elif t.cls in ("tensor", "dtensor", "unknown"):
+                value = BufferValue(((WILD, UNKNOWN_REGION),))
+            else:
+                value = None
+            out.append(value)
+        return out
+
+    # -- the runtime's rules ----------------------------------------------------------------------
+    def explicit_deps(self, inst: Instance, deps: list) -> None:
+        """G9: each task id in deps= (both in auto and in manual scopes)."""
+        for expr in deps:
+            value = self.tid_value(expr)
+            if value.wild:
+                inst.wild = True
+                inst.task.waits_on_unknown = True
+            for producer in value.producers:
+                if producer < inst.id:
+                    self.edge(self.instances[producer], inst, "G9", "deps", None,
+                              "certain" if value.exact else "unknown")
+
+    def lookup(self, inst: Instance, access: Access) -> None:
+        base = access.base
+        # G7 / creator: every use but a runtime-allocated OUTPUT waits on the buffer's creator
+        if base.creator is not None and access.tag != "Output" and base.creator < inst.id:
+            self.edge(self.instances[base.creator], inst, "G7", "creator", base.name,
+                      "unknown" if access.ambiguous else "certain")
+        if access.tag not in ("Input", "InOut", "unknown") or base.manual_dep:
+            return  # G6 OutputExisting and G8 NoDep look nothing up
+        rule = "G4" if access.tag == "Input" else "G5"
+        kind = "raw" if access.reads else "waw"
+        # a buffer the analysis cannot name may be any buffer: it meets every entry, and every
+        # lookup meets its entries
+        keys = list(self.entries) if base.wild else [k for k in (base, WILD) if k in self.entries]
+        for key in keys:
+            keep = []
+            for entry in self.entries[key]:
+                how = overlap(entry.region, access.region) if entry.base is base else "unknown"
+                if how == "none":
+                    keep.append(entry)
+                    continue
+                certain = how == "certain" and not access.ambiguous and not entry.access.ambiguous
+                name = entry.base.name if not entry.base.wild else (None if base.wild else base.name)
+                self.edge(entry.producer, inst, rule, kind, name, "certain" if certain else "unknown")
+                removable = access.tag == "InOut" and certain and entry.base is base and \
+                    covers(access.region, entry.region) and inst.markers <= entry.producer.markers
+                if not removable:
+                    keep.append(entry)
+            self.entries[key] = keep
+
+    def edge(self, src: Instance, dst: Instance, rule: str, kind: str, buffer: Optional[str], how: str) -> None:
+        preds = self.preds[dst.id]
+        preds[src.id] = preds.get(src.id, False) or how == "certain"
+        key = (src.task.id, dst.task.id, rule, kind, buffer, src.copies != dst.copies and _carried(src, dst))
+        if self.edges.get(key) != "certain":
+            self.edges[key] = how
+
+    # -- results ----------------------------------------------------------------------------------
+    def _static_edges(self) -> list[Edge]:
+        edges = [Edge(s, d, rule, kind, buffer, carried, how)
+                 for (s, d, rule, kind, buffer, carried), how in self.edges.items()]
+        edges.sort(key=lambda e: (e.dst, e.src, e.rule, e.buffer or ""))
+        return _mark_redundant(edges, len(self.tasks))
+
+    def _surely_before(self) -> list[int]:
+        """Per instance, the instances a path of certain edges orders before it."""
+        out: list[int] = []
+        for inst in self.instances:
+            bits = 0
+            for p, certain in self.preds[inst.id].items():
+                if certain:
+                    bits |= out[p] | (1 << p)
+            out.append(bits)
+        return out
+
+    def _ancestors(self) -> list[int]:
+        """Per instance, the bitset of instances that may be ordered before it (possible edges
+        count: a hazard needs no path at all)."""
+        anc: list[int] = []
+        floor = 0  # everything up to the last task of unknown callee (it may order anything)
+        for inst in self.instances:
+            if inst.wild:
+                bits = (1 << inst.id) - 1  # it may wait on anything before it
+            else:
+                bits = floor
+                for p in self.preds[inst.id]:
+                    bits |= anc[p] | (1 << p)
+            anc.append(bits)
+            if inst.wild and inst.task.kind == "unknown":
+                floor = (1 << (inst.id + 1)) - 1
+        return anc
+
+
+def _carried(src: Instance, dst: Instance) -> bool:
+    """An edge from one iteration of a loop around both to the next one."""
+    for (loop_a, copy_a), (loop_b, copy_b) in zip(src.copies, dst.copies):
+        if loop_a != loop_b:
+            return False
+        if copy_a != copy_b:
+            return True
+    return False
+
+
+def _mark_redundant(edges: list[Edge], n: int) -> list[Edge]:
+    """An edge implied by a longer path of (non-carried, certain) edges: reduced mode hides it."""
+    succ: list[set] = [set() for _ in range(n)]
+    for e in edges:
+        if not e.carried and e.overlap == "certain" and e.src != e.dst:
+            succ[e.src].add(e.dst)
+    reach: list[int] = [0] * n  # bitset of tasks reachable from each task
+    for t in range(n - 1, -1, -1):
+        bits = 0
+        for s in succ[t]:
+            if s > t:
+                bits |= reach[s] | (1 << s)
+        reach[t] = bits
+    out = []
+    for e in edges:
+        redundant = False
+        if not e.carried and e.src < e.dst:
+            for s in succ[e.src]:
+                if s != e.dst and s > e.src and reach[s] >> e.dst & 1:
+                    redundant = True
+                    break
+        out.append(Edge(e.src, e.dst, e.rule, e.kind, e.buffer, e.carried, e.overlap, redundant)
+                   if redundant else e)
+    return out
+
+
+def _is_manual(scope: ir.Scope) -> bool:
+    """`pl.manual_scope()` and `pl.scope(mode=pl.ScopeMode.MANUAL)` (G11)."""
+    return scope.kind == "runtime" and str(scope.attrs.get("mode", "")).endswith("MANUAL")
+
+
+def _in_sequential_loop(builder: _Builder, ctx: _Ctx) -> bool:
+    """C5 for the slots the compiler appends: a sequential loop makes them InOut."""
+    return any(builder.loops[k].kind != "parallel" for k in ctx.loops)
+
+
+def _task_count(body: list) -> Optional[int]:
+    """Z7: how many tasks a scope submits (constant trip counts only; an if counts its smaller arm)."""
+    total = 0
+    for stmt in body:
+        if isinstance(stmt, Dispatch) or (isinstance(stmt, ir.Assign) and isinstance(stmt.value, ir.UserCall)):
+            total += 1
+        elif isinstance(stmt, ir.Assign) and isinstance(stmt.value, ir.OpCall) and \
+                stmt.value.dsl.endswith("task_dummy"):
+            total += 1
+        elif isinstance(stmt, ir.If):
+            a, b = _task_count(stmt.then), _task_count(stmt.orelse)
+            total += min(a or 0, b or 0)
+        elif isinstance(stmt, ir.Loop):
+            trips = const_trip_count(stmt)
+            inner = _task_count(stmt.body)
+            if trips is None or inner is None:
+                if inner:
+                    return None
+                continue
+            total += trips * inner
+        elif isinstance(stmt, ir.Scope):
+            inner = _task_count(stmt.body)
+            if inner is None:
+                return None
+            total += inner
+    return total
+
+
+def _fused_creates(state, fn: Fn) -> dict:
+    """FuseCreateAssembleToSlice (orchestration functions only): a `tensor.create` whose buffer is
+    assembled exactly once into a target becomes a slice of that target at the assemble's offsets,
+    so the kernel that fills it writes the target itself. create Var -> (target, offsets)."""
+    if fn.kind is not Kind.ORCHESTRATION:
+        return {}
+    from .roots import Roots
+    creates, found, seen = set(), {}, set()
+    roots = None
+    for stmt in ir.walk_stmts(fn.body):
+        if not (isinstance(stmt, ir.Assign) and isinstance(stmt.value, ir.OpCall)):
+            continue
+        view = resolve_op(stmt.value, fn.types, state.registry)
+        if view.op_name == "tensor.create" and stmt.var is not None:
+            creates.add(stmt.var)
+        elif view.op_name == "tensor.assemble" and len(stmt.value.args) == 3 and creates:
+            atomic = stmt.value.kwargs.get("atomic")
+            if atomic is not None and not str(getattr(atomic, "path", "")).endswith(("None_", "NONE", "None")):
+                continue
+            roots = roots or Roots(state, fn, policy="first")
+            root = roots.root(view.arg_for(1))
+            if root in creates:
+                if root in seen:
+                    found.pop(root, None)  # assembled twice: not fused
+                else:
+                    seen.add(root)
+                    found[root] = (view.arg_for(0), view.arg_for(2))
+    return found
+
+
+def _returned_params(state, callee: Fn, depth: int = 0) -> Optional[list[Optional[int]]]:
+    """The compiler's precise return-to-parameter map (GetReturnedParamIndices): the parameter each
+    returned value is (through stores, assembles and calls writing into it), or a hidden output's index."""
+    if not callee.body or depth > 4:
+        return None
+    params = {p.var: k for k, p in enumerate(callee.params)}
+    origin: dict = dict(params)
+    for stmt in ir.walk_stmts(callee.body):
+        if isinstance(stmt, ir.Assign) and stmt.var is not None:
+            value = stmt.value
+            if isinstance(value, ir.Ref) and value.var in origin:
+                origin[stmt.var] = origin[value.var]
+            elif isinstance(value, ir.OpCall):
+                view = resolve_op(value, callee.types, state.registry)
+                alias = state.registry.result_alias(view.op_name)
+                source = view.arg_for(alias) if alias is not None else None
+                if isinstance(source, ir.Ref) and source.var in origin:
+                    origin[stmt.var] = origin[source.var]
+            elif isinstance(value, ir.UserCall) and not value.submit:
+                inner = state.callee(value)
+                mapping = _returned_params(state, inner, depth + 1) if inner is not None else None
+                k = mapping[0] if mapping is not None and len(mapping) == 1 else None
+                source = value.args[k] if k is not None and k < len(value.args) else None
+                if isinstance(source, ir.Ref) and source.var in origin:
+                    origin[stmt.var] = origin[source.var]
+        elif isinstance(stmt, ir.Loop):
+            for c in stmt.carries:
+                if c.init in origin:
+                    origin[c.iter_var] = origin[c.init]
+                    origin[c.result] = origin[c.init]
+    returns = [s for s in callee.body if isinstance(s, ir.Return)]
+    if len(returns) != 1:
+        return None
+    out: list[Optional[int]] = []
+    hidden = 0
+    for value in returns[0].values:
+        if isinstance(value, ir.Ref) and value.var in origin:
+            out.append(origin[value.var])
+        elif isinstance(value, ir.Ref):
+            out.append(len(callee.params) + hidden)
+            hidden += 1
+        else:
+            return None
+    if hidden != callee.hidden_outputs:
+        return None
+    return out

@@ -1,0 +1,176 @@
+"""Task graphs and their hazards in absolute positions (the picture, the CLI, the hover line).
+
+The analysis gives graphs in unit-relative spans (pipeline/task_graph.py);
+this places them in the document, fills the tasks' lines into the hazard
+messages, and turns each hazard into a Diagnostic at the later access with
+related information at the earlier access and at the buffer's allocation.
+presentation/graph_view.py makes the task-graph JSON of notes/graph_contract.md
+and the hover's line from them.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional
+
+from ..pipeline.hazards import HAZARD_CODES, INFORMATION_SETTING, Hazard
+from ..pipeline.task_graph import Task, TaskGraph
+from .results import Diagnostic, Location, Range, Step
+
+
+@dataclass(frozen=True)
+class PlacedArg:
+    param: str
+    text: str
+    buffer: Optional[str]
+    direction: str
+    region: str
+    range: Optional[Range]
+
+
+@dataclass(frozen=True)
+class PlacedTask:
+    id: int
+    name: str
+    kind: str
+    range: Range
+    loops: tuple[int, ...]
+    branch: bool
+    manual: bool
+    tid: Optional[str]
+    args: tuple[PlacedArg, ...]
+    waits_on_unknown: bool
+    elsewhere: Optional[str] = None  # the helper whose text (in another file) holds the call: `range` is the
+    # function's name then
+
+
+@dataclass(frozen=True)
+class PlacedHazard:
+    hazard: Hazard
+    message: str
+    range: Range  # where the diagnostic goes
+
+
+@dataclass
+class PlacedGraph:
+    function: str
+    range: Range  # the function's name (or an outlined scope's header)
+    extent: Optional[Range]  # the lines of the function's text (which positions belong to it)
+    host: bool
+    tasks: list[PlacedTask]
+    loops: list[dict]
+    edges: list  # task_graph.Edge (task ids only: nothing to place)
+    hazards: list[PlacedHazard]
+    notes: list[str] = field(default_factory=list)
+
+    def shown_hazards(self, information: bool = False) -> list[PlacedHazard]:
+        return [h for h in self.hazards if information or h.hazard.severity == "warning"]
+
+    def counts(self, information: bool = False) -> dict:
+        return {"tasks": len(self.tasks), "edges": len(self.edges), "hazards": len(self.shown_hazards(information))}
+
+    def task_at(self, line: int, col: int) -> Optional[PlacedTask]:
+        """The task whose call (or scope header) holds the position (innermost first)."""
+        best = None
+        for task in self.tasks:
+            if task.range.holds(line, col) and (best is None or (task.range.line, task.range.col) >=
+                                                (best.range.line, best.range.col)):
+                best = task
+        return best
+
+
+def place_graphs(graphs: list[TaskGraph], places, lines: list[str], extents: dict, alias: str = "pl"):
+    """(placed graphs, warnings, information diagnostics) of one program's graphs. `places` is the
+    document's _Places; `extents` maps a user function to the Range of its text; `alias` is the
+    program's name for pypto.language (a quick fix writes it)."""
+    placed, warnings, notes = [], [], []
+    for graph in graphs:
+        where = places.range(graph.owner, graph.span)
+        if where is None:
+            continue
+        tasks = [_task(places, lines, t, where) for t in graph.tasks]
+        loops = []
+        for info in graph.loops:
+            r = places.range(info.owner, info.span)
+            loops.append({"id": info.id, "kind": info.kind, "line": r.line + 1 if r else None, "trips": info.trips,
+                          "parent": info.parent})
+        out = PlacedGraph(graph.function, where, extents.get(graph.owner), graph.host, tasks, loops,
+                          list(graph.edges), [], list(graph.notes))
+        for hazard in graph.hazards:
+            item = _hazard(places, out, hazard, alias)
+            if item is None:
+                continue
+            out.hazards.append(item[0])
+            (warnings if hazard.severity == "warning" else notes).append(item[1])
+        placed.append(out)
+    return placed, warnings, notes
+
+
+def _quote(lines: list[str], r: Range) -> str:
+    """The text of a range, its lines joined by one space."""
+    if r.line >= len(lines):
+        return ""
+    if r.line == r.end_line:
+        return lines[r.line][r.col:r.end_col]
+    last = min(r.end_line, len(lines) - 1)
+    parts = [lines[r.line][r.col:]] + lines[r.line + 1:last] + [lines[last][:r.end_col]]
+    return " ".join(p.strip() for p in parts)
+
+
+def _task(places, lines: list[str], task: Task, function: Range) -> PlacedTask:
+    """A task whose call is in an inlined helper of another file stands at the function's name."""
+    r = places.range(task.owner, task.span)
+    elsewhere = None if r is not None else task.owner.split("@", 1)[0]
+    args = []
+    for a in task.args:
+        ar = places.range(task.owner, a.span) if a.span is not None and r is not None else None
+        text = _quote(lines, ar) if ar is not None else (a.text or a.param)
+        args.append(PlacedArg(a.param, text, a.buffer, a.direction, a.region, ar))
+    return PlacedTask(task.id, task.name, task.kind, r or function, task.loops, task.branch, task.manual,
+                      task.tid, tuple(args), task.waits_on_unknown, elsewhere)
+
+
+def _hazard(places, graph: PlacedGraph, hazard: Hazard, alias: str):
+    first, second = graph.tasks[hazard.first], graph.tasks[hazard.second]
+    if hazard.at is not None:
+        where = places.range(*hazard.at)
+    elif second.elsewhere is not None:
+        return None  # its text is in another file: the graph shows it, this document cannot
+    else:
+        arg = second.args[hazard.second_arg] if 0 <= hazard.second_arg < len(second.args) else None
+        where = arg.range if arg is not None and arg.range is not None else second.range
+    if where is None:
+        return None
+    message = hazard.message.replace("{second}", f"{second.name} (task #{second.id})").replace(
+        "{first}", f"{first.name} (task #{first.id}, line {first.range.line + 1})")
+    related = []
+    if hazard.at is None:
+        earlier = first.args[hazard.first_arg] if 0 <= hazard.first_arg < len(first.args) else None
+        at = earlier.range if earlier is not None and earlier.range is not None else first.range
+        verb = "writes" if hazard.first_writes else "reads"
+        where_first = f" (in {first.elsewhere})" if first.elsewhere else ""
+        related.append(Step("earlier access", f"{first.name} (task #{first.id}){where_first} {verb} "
+                            f"{hazard.buffer}", Location(None, at)))
+    if hazard.root is not None:
+        owner, span, note = hazard.root
+        location = places.location(owner, span)
+        if location is not None:
+            related.append(Step("buffer", note, location))
+    rule, setting = HAZARD_CODES[hazard.code]
+    data = {"setting": setting if hazard.severity == "warning" else INFORMATION_SETTING, "rule": rule,
+            "function": graph.function, "first": hazard.first, "second": hazard.second,
+            "fix": _fix_data(places, hazard, second, alias)}
+    placed = PlacedHazard(hazard, message, where)
+    return placed, Diagnostic(hazard.code, hazard.severity, message, where, tuple(related), data)
+
+
+def _fix_data(places, hazard: Hazard, second: PlacedTask, alias: str) -> Optional[dict]:
+    """What a quick fix needs, as the client hands it back: the later task's call (add-dep edits its
+    deps=), the reader parameter's annotation (make-inout wraps it; uri None: this document)."""
+    fix = hazard.fix
+    if fix is None:
+        return None
+    annotation = places.location(*fix.annotation) if fix.annotation is not None else None
+    return {"kind": fix.kind, "tid": fix.tid, "callee": fix.callee, "param": fix.param, "task": second.name,
+            "call": second.range.__dict__, "alias": alias,
+            "annotation": None if annotation is None else {"uri": annotation.uri,
+                                                           "range": annotation.range.__dict__}}

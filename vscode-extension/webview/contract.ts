@@ -1,0 +1,94 @@
+// The task-graph JSON the server's pyptoLens.taskGraph command answers (and that
+// `pypto-lens graph --format json` prints), as the webview and the extension read it.
+// Lines and columns are 1-based, columns in code points.
+
+export type TaskKind = 'call' | 'dispatch' | 'submit';
+export type EdgeKind = 'raw' | 'waw' | 'creator' | 'deps';
+export type LoopKind = 'range' | 'parallel' | 'while' | 'unroll' | 'pipeline' | 'spmd';
+
+export interface TaskArg {
+    param: string;
+    text: string;
+    buffer: string | null;
+    direction: string;
+    region?: string;
+}
+
+export interface Task {
+    id: number;
+    name: string;
+    kind: TaskKind;
+    line: number;
+    col: number;
+    end_line?: number;
+    end_col?: number;
+    loops: number[];
+    branch?: boolean;
+    manual?: boolean;
+    tid?: string | null;
+    args?: TaskArg[];
+}
+
+export interface Loop {
+    id: number;
+    kind: LoopKind | string;
+    line: number;
+    trips?: number | null;
+    parent?: number | null;
+}
+
+export interface Edge {
+    from: number;
+    to: number;
+    rule: string;
+    kind: EdgeKind | string;
+    buffer?: string | null;
+    carried?: boolean;
+    overlap?: 'certain' | 'unknown' | string;
+    /** Implied by other edges; absent when the producer did not say (the webview then computes it). */
+    redundant?: boolean;
+}
+
+export interface Hazard {
+    code: string;
+    rule: string;
+    severity: 'warning' | 'information' | string;
+    first: number;
+    second: number;
+    buffer?: string | null;
+    carried?: boolean;
+    message: string;
+    fix?: { title: string; kind: string } | null;
+}
+
+export interface TaskGraph {
+    function: string;
+    file?: string;
+    line: number;
+    host?: boolean;
+    manual?: boolean;
+    tasks: Task[];
+    loops: Loop[];
+    edges: Edge[];
+    hazards: Hazard[];
+    counts?: { tasks: number; edges: number; hazards: number };
+}
+
+/** The answer of `workspace/executeCommand` `pyptoLens.taskGraph`. */
+export interface TaskGraphAnswer {
+    uri: string;
+    functions: string[];
+    graph: TaskGraph | null;
+}
+
+/** What the extension tells the webview. */
+export type ToWebview =
+    | { type: 'graph'; uri: string; functions: string[]; graph: TaskGraph | null; note?: string }
+    | { type: 'notice'; kind: 'unsupported' | 'error' | 'empty' | 'waiting'; text: string; functions?: string[]; uri?: string }
+    | { type: 'busy'; busy: boolean };
+
+/** What the webview asks of the extension. */
+export type FromWebview =
+    | { type: 'ready' }
+    | { type: 'reveal'; uri: string; line: number; col: number; endLine?: number; endCol?: number }
+    | { type: 'pickFunction'; uri: string; function: string };

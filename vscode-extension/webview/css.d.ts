@@ -1,0 +1,2 @@
+// esbuild bundles the imported stylesheet into dist/webview.css.
+declare module '*.css';
