@@ -68,7 +68,7 @@ class Analyses:
         self.active = False  # the loop that feeds the worker runs
         self.changed_event: Optional[asyncio.Event] = None  # set whenever an analysis finishes
         self.answered: dict[str, Answered] = {}  # documents answered from a moved analysis since their last one
-        self.frozen: set[str] = set()
+        self.frozen = False  # gc.freeze done (once)
         self.timings: list[float] = []  # seconds of recent analyses (for the benchmarks' log)
 
     # -- what changed -------------------------------------------------------------------------
@@ -83,7 +83,6 @@ class Analyses:
         self.done.pop(uri, None)
         self.answered.pop(uri, None)
         self.wanted.pop(uri, None)
-        self.frozen.discard(uri)
 
     # -- answers ---------------------------------------------------------------------------------
     def fresh(self, uri: str) -> Optional[Done]:
@@ -178,10 +177,13 @@ class Analyses:
             log.error("analysis of %s failed:\n%s", uri, traceback.format_exc())
             analysis = None
         version = analysis.version if analysis is not None else snapshot.version if snapshot else None
-        if uri not in self.frozen:
-            # the first analysis of a document builds most long-lived objects: keep them out of
-            # the cycle collector's full passes, which would otherwise pause typing for 100 ms
-            self.frozen.add(uri)
+        if not self.frozen:
+            # the first analysis builds the long-lived objects (the registry's): keep them out of the
+            # cycle collector's full passes. Once, after a collection: a freeze makes every object
+            # alive then immortal, so one per document (again at each reopen) kept every cycle
+            # left over by the analyses before it for good (issue 13)
+            self.frozen = True
+            gc.collect()
             gc.freeze()
         return version, analysis, time.perf_counter() - started
 

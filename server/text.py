@@ -61,7 +61,9 @@ class Change:
     end: Optional[tuple[int, int]] = None
 
 
-MAX_EDITS = 5000  # edits kept for moving an older analysis (more: that analysis is too old to move)
+# edits kept for moving an older analysis (more: that analysis is too old to move); an Edit and its
+# version mark weigh about 200 bytes, so at most 100 KB a document
+MAX_EDITS = 500
 
 
 class LspText:

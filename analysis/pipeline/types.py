@@ -122,6 +122,8 @@ def resolve_op(call: ir.OpCall, types: Mapping, registry: Registry) -> OpView:
     known = views.get(id(resolved))
     if known is not None and known.resolved is resolved:
         return known
+    if len(views) >= 4:  # (a call has one or two kinds of operands in practice; ids of gone resolutions)
+        views.clear()
     view = views[id(resolved)] = OpView(call, resolved)
     return view
 
