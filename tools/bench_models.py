@@ -6,8 +6,8 @@
 Shapes: generated model families (tools/gen_model.py: one @pl.jit family of
 1,000 and 3,000 lines with dozens of pl.at / pl.spmd scopes, inline helpers,
 nested loops and imports from sibling files), the 5,000-line file of
-../shared/tools/genpl.py (the reference the ratios are taken to), and PyPTO's
-real models when checked-out copies are found under --ext (default ../ext:
+../shared/tools/genpl.py (the reference the ratios are taken to) and its 50,000-line one (a
+keystroke's cost should not follow the file's size), and PyPTO's real models when checked-out copies are found under --ext (default ../ext:
 pypto-lib/ and pypto/ there) or given with --file (their folder is the
 workspace, so their imports resolve).
 
@@ -16,8 +16,10 @@ keystrokes at each of several places (inside a scope body, in a kernel
 signature, in an inline helper, on a call line near the middle), each followed
 at once by a request for the hints of the ~60 lines around it and a hover
 there; p50/p95 per place, memory, and the ratio of each figure to the genpl
-5,000-line file's. Through LSP the server runs over stdio as an editor would
-drive it; through the API a fresh process uses analysis.Workspace directly.
+5,000-line file's. Through LSP the server runs over stdio as VS Code would
+drive it (hint refresh supported: a viewport may be answered from the last
+analysis moved through the edits, then refreshed); through the API (the
+analysis itself, what a refresh waits for) a fresh process uses analysis.Workspace directly.
 Figures are wall clock on a shared machine (compare by ratios); nothing is
 asserted.
 """
@@ -46,6 +48,8 @@ REAL_MODELS = ["pypto-lib/models/deepseek_v4_flash_dspark/dspark_drafter.py",
                "pypto/examples/models/08_llama_mini.py"]
 SETTINGS = {"pyptoLens": {"inlayHints": {"enabled": True, "input": True, "output": True, "inout": True,
                                          "noDep": True, "scopeHeaders": True, "labelStyle": "full"}}}
+# as VS Code: the server may answer a viewport from the last analysis and refresh the hints later
+CAPABILITIES = {"workspace": {"inlayHint": {"refreshSupport": True}}}
 _SCOPE = re.compile(r"^\s*(with\s+pl\.(at|spmd|cluster)\(|for\s+\w+\s+in\s+pl\.spmd\()")
 _DEF = re.compile(r"^(\s*)def\s+(\w+)\s*\(")
 
@@ -151,7 +155,7 @@ def bench_lsp(path: Path, root: Path, edits: int) -> dict:
     try:
         rpc.request("initialize", {"processId": None, "rootUri": root.as_uri(),
                                    "workspaceFolders": [{"uri": root.as_uri(), "name": root.name}],
-                                   "capabilities": {}, "initializationOptions": SETTINGS})
+                                   "capabilities": CAPABILITIES, "initializationOptions": SETTINGS})
         rpc.notify("initialized", {})
         uri = path.as_uri()
         everything = {"start": {"line": 0, "character": 0}, "end": {"line": len(lines), "character": 0}}
@@ -200,17 +204,20 @@ def bench_lsp(path: Path, root: Path, edits: int) -> dict:
 
 
 def bench_api(path: Path, root: Path, edits: int) -> dict:
+    from pypto_lens.workspace.documents import OpenTexts
     from pypto_lens.workspace.workspace import Workspace, path_to_uri
     text = path.read_text(encoding="utf-8")
     lines = text.split("\n")
     before = memory_mb()
-    workspace = Workspace([root])
+    texts = OpenTexts()
+    workspace = Workspace([root], open_documents=texts)
     uri = path_to_uri(path)
-    workspace.open(uri, text, 1)
+    texts.open(uri, text, 1)
     started = time.perf_counter()
     analysis = workspace.analysis(uri)
     result = {"lines": len(lines), "cold_ms": round((time.perf_counter() - started) * 1000, 1)}
-    gc.freeze()  # as the server does after a document's first analysis
+    gc.collect()
+    gc.freeze()  # as the server does after its first analysis
     hinted = {c.range.line for c in analysis.calls} if analysis else set()
     version = 1
     result["places"] = {}
@@ -219,7 +226,7 @@ def bench_api(path: Path, root: Path, edits: int) -> dict:
         for n in range(edits):
             version += 1
             lines[line] += typed(n)
-            workspace.change(uri, "\n".join(lines), version)
+            texts.change(uri, "\n".join(lines), version)
             started = time.perf_counter()
             workspace.analysis(uri)
             times.append(time.perf_counter() - started)
@@ -248,10 +255,11 @@ def shapes(args, scratch: Path) -> list[tuple[str, Path, Path]]:
     if genpl.is_file():
         sys.path.insert(0, str(genpl.parent))
         from genpl import generate
-        reference = scratch / "genpl" / "genpl_5000.py"
-        reference.parent.mkdir(parents=True)
-        reference.write_text(generate(5000, 1), encoding="utf-8")
-        out.append(("genpl 5000", reference, reference.parent))
+        for size in (5000, 50000):
+            generated = scratch / f"genpl_{size}" / f"genpl_{size}.py"
+            generated.parent.mkdir(parents=True)
+            generated.write_text(generate(size, 1), encoding="utf-8")
+            out.append((f"genpl {size}", generated, generated.parent))
     for lines in (1000, 3000):
         main = write_model(scratch / f"family_{lines}", lines)
         out.append((f"family {lines}", main, main.parent))
