@@ -33,8 +33,12 @@ def create_server() -> LensServer:
 
     @server.feature(types.INITIALIZED)
     async def initialized(ls: LensServer, params: types.InitializedParams) -> None:
-        # requests may be answered with the defaults while the client's answer is on its way
-        if await _pull_settings(ls):
+        # requests wait a little for the client's answer (LensServer.analysis), then use the defaults
+        try:
+            changed = await _pull_settings(ls)
+        finally:
+            ls.settings_in.set()
+        if changed:
             ls.refresh_views()
         await ls.registry_sources.load()
 

@@ -11,6 +11,7 @@ hints from the last analysis moved through the edits until the new one is done).
 """
 from __future__ import annotations
 
+import asyncio
 import logging
 import traceback
 from pathlib import Path
@@ -33,6 +34,9 @@ from .settings import Settings, parse_settings
 from .text import UTF16, Change, LspText
 
 log = logging.getLogger("pypto-lens")
+# how long the first answers wait for the client's settings (a slower client gets the defaults first,
+# then a refresh): without it the first hints and diagnostics raced workspace/configuration
+SETTINGS_WAIT_SECONDS = 0.2
 
 
 
@@ -79,6 +83,7 @@ class LensServer(LanguageServer):
         self.disk_texts: dict = {}  # uri -> LspText of files read from disk (see convert.lsp_location)
         self.settings = Settings()
         self.settings_values: Any = None  # the `pyptoLens` values the settings were read from
+        self.settings_in = asyncio.Event()  # the first workspace/configuration answered (or not asked)
         self.analyses = Analyses(self)
         self.worker = self.analyses.worker  # (C++ registrations and the registry load use it too)
         self.pull_diagnostics = False
@@ -158,6 +163,11 @@ class LensServer(LanguageServer):
         """The analysis of the document's newest text (analyses.py). With `lines` (the lines a viewport
         or a hover asks about, in the newest text) the last analysis moved through the edits since may
         answer while the new one runs."""
+        if not self.settings_in.is_set():  # the client's settings, if they come soon (else the defaults)
+            try:
+                await asyncio.wait_for(self.settings_in.wait(), SETTINGS_WAIT_SECONDS)
+            except asyncio.TimeoutError:
+                self.settings_in.set()  # (once: the later answers do not wait)
         if lines is None:
             return await self.analyses.ask(uri)
         return await self.analyses.ask(uri, MOVED_AFTER_SECONDS, lines)
