@@ -160,9 +160,13 @@ class Caches:
             for cache, recording in zip(caches.values(), saved):
                 cache.recording = recording
             if uri is not None:
+                # only the difference changes hands (a keystroke changes a few of a file's keys): what
+                # both analyses use stayed held by the old one all along
+                before = self._held.get(uri) or {name: {} for name in caches}
                 for name, cache in caches.items():
-                    cache.hold(used[name])
-                self.forget(uri)
+                    old, new = before[name], used[name]
+                    cache.hold({key: value for key, value in new.items() if key not in old})
+                    cache.release([key for key in old if key not in new])
                 self._held[uri] = used
 
     def forget(self, uri: str) -> None:
