@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from pypto_lens.syntax import chunker, nodes as n
@@ -62,6 +62,7 @@ def test_every_long_function_as_written_parses_the_same():
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, len(UNITS) - 1),
        st.lists(st.tuples(st.floats(0, 1), st.integers(0, 6), st.sampled_from(SNIPPETS)), min_size=1, max_size=3))
+@example(which=1, edits=[(0.5, 4, "x"), (0.3998931829437561, 1, "\t")])  # a statement indented "   \t": too deep
 def test_an_edited_function_parses_the_same_whole_or_by_statements(which, edits):
     text = UNITS[which]
     for where, span, insert in edits:

@@ -89,6 +89,8 @@ def _split(lines: list[str]) -> Optional[tuple[int, list[int]]]:
         if width < indent:
             return None  # a dedent inside the unit: the whole parse decides what it means
         if width == indent:
+            if lines[k][:indent] != lines[body][:indent]:
+                return None  # the same width in other blanks (a tab): only the whole parse knows its indentation
             if not starts or not (after_decorator or _continues(lines[k])):  # (as chunker._group_end)
                 starts.append(k)
             after_decorator = lines[k].lstrip().startswith("@")
