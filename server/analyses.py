@@ -13,7 +13,8 @@ A request answers for the newest text:
   within a few milliseconds: with the last analysis moved through the edits made since
   (edits.moved: a hint keeps its label and moves with its text; one whose text was replaced is
   gone). Once the new analysis is done, `workspace/inlayHint/refresh` goes out if, and only if,
-  the hints answered that way differ from the new ones;
+  the hints answered that way differ from the new ones. An edit of a function's header (a
+  direction declared, a parameter added) waits instead: it changes the calls elsewhere;
 - anything else (diagnostics, a request for a whole document, clients that cannot refresh
   hints), when the analysis of the newest text is done.
 
@@ -25,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
+import re
 import time
 import traceback
 from concurrent.futures import ThreadPoolExecutor
@@ -32,12 +34,17 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Optional
 
-from pypto_lens.workspace.edits import moved
+from pypto_lens.workspace.edits import move, moved
 from pypto_lens.workspace.results import DocumentAnalysis
 
 log = logging.getLogger("pypto-lens")
 
 MOVED_AFTER_SECONDS = 0.010  # how long a viewport's hints or a hover wait for the new analysis
+
+# A line of a function's header: an edit there (`pl.Out[` made `pl.InOut[`, a parameter added)
+# changes the directions of calls elsewhere, which a moved answer would show stale until the
+# refresh; such an edit waits for its analysis instead.
+SIGNATURE_LINE = re.compile(r"\bdef\b|^\s*@|->|\bpl\.(Out|InOut|In|Tensor|Tile|Scalar|DistributedTensor)\b")
 
 
 @dataclass
@@ -68,6 +75,7 @@ class Analyses:
         self.active = False  # the loop that feeds the worker runs
         self.changed_event: Optional[asyncio.Event] = None  # set whenever an analysis finishes
         self.answered: dict[str, Answered] = {}  # documents answered from a moved analysis since their last one
+        self.moved_version: dict[str, Optional[int]] = {}  # the version each document was last answered moved at
         self.frozen = False  # gc.freeze done (once)
         self.timings: list[float] = []  # seconds of recent analyses (for the benchmarks' log)
 
@@ -82,6 +90,7 @@ class Analyses:
     def forget(self, uri: str) -> None:
         self.done.pop(uri, None)
         self.answered.pop(uri, None)
+        self.moved_version.pop(uri, None)
         self.wanted.pop(uri, None)
 
     # -- answers ---------------------------------------------------------------------------------
@@ -106,7 +115,9 @@ class Analyses:
             self.want(uri)
             wait = None
             if moved_after is not None and self._can_move(uri):
-                wait = moved_after - (time.monotonic() - started)
+                # once one request of this version was answered moved, the others need not wait again
+                waited = self.moved_version.get(uri) == text.version
+                wait = 0 if waited else moved_after - (time.monotonic() - started)
                 if wait <= 0:
                     return text, self._moved(uri, text, lines)
             await self._next_done(wait)
@@ -114,11 +125,14 @@ class Analyses:
     def _can_move(self, uri: str) -> bool:
         done = self.done.get(uri)
         text = self.server.documents.get(uri)
-        return done is not None and done.analysis is not None and text is not None and \
-            self.server.can_refresh_hints() and text.edits_since(done.version) is not None
+        if done is None or done.analysis is None or text is None or not self.server.can_refresh_hints():
+            return False
+        edits = text.edits_since(done.version)
+        return edits is not None and not _touches_a_signature(edits, text)
 
     def _moved(self, uri: str, text, lines: Optional[tuple[int, int]]) -> Optional[DocumentAnalysis]:
         done = self.done[uri]
+        self.moved_version[uri] = text.version
         edits = text.edits_since(done.version)
         first, last = lines if lines is not None else (0, None)
         result = moved(done.analysis, edits, first, last) if edits else done.analysis
@@ -223,3 +237,15 @@ def _shown(analysis: Optional[DocumentAnalysis], window: tuple[int, int]) -> tup
     signatures = tuple(sorted((s.line, s.col, s.function, s.param, s.declared, s.effective)
                               for s in analysis.signatures if first <= s.line <= last))
     return hints, signatures
+
+
+def _touches_a_signature(edits, text) -> bool:
+    """Does an edit since the last analysis touch a line of a function's header (in the newest
+    text: each edit's lines moved through the edits after it)?"""
+    for i, edit in enumerate(edits):
+        at = move(edits[i + 1:], edit.line, 0) if i + 1 < len(edits) else (edit.line, 0)
+        first = at[0] if at is not None else edit.line
+        for n in range(first, first + edit.lines + 1):
+            if SIGNATURE_LINE.search(text.line(n)):
+                return True
+    return False

@@ -125,6 +125,39 @@ async def test_a_hint_whose_text_was_replaced_is_gone_and_one_before_a_typed_cha
     await settle(server)
 
 
+async def test_once_a_version_was_answered_moved_the_next_request_does_not_wait_again():
+    # the hints of a keystroke waited their few milliseconds; the hover that follows is answered
+    # moved at once (here its wait would be 30 s: the analysis is held)
+    server = FakeServer()
+    server.open()
+    await server.analyses.ask(URI)
+    server.lens.gate.clear()
+    server.edit(2, (1, 0), (1, 0), "# a new line\n")
+    await server.analyses.ask(URI, MOVED_AFTER_SECONDS, (0, 10))
+    _, answer = await asyncio.wait_for(server.analyses.ask(URI, 30.0, (3, 3)), 5.0)
+    assert hints(answer) == [(3, 9)]
+    server.lens.gate.set()
+    await settle(server)
+
+
+async def test_an_edit_of_a_function_header_waits_for_the_new_analysis():
+    # pl.Out[ made pl.InOut[ changes the directions at every call of the function: a moved answer
+    # would show them stale until the refresh, so the viewport waits (while a body edit is moved)
+    server = FakeServer()
+    server.open()
+    await server.analyses.ask(URI)
+    server.lens.gate.clear()
+    server.edit(2, (3, 0), (3, 5), "def f(dst: pl.InOut[pl.Tensor[[8], pl.FP32]]):")
+    asked = asyncio.ensure_future(server.analyses.ask(URI, MOVED_AFTER_SECONDS, (0, 10)))
+    await asyncio.sleep(MOVED_AFTER_SECONDS * 5)
+    assert not asked.done()  # no moved answer came
+    server.lens.gate.set()
+    text, answer = await asked
+    assert text.version == 2 and server.lens.analysed[-1] == 2 and hints(answer) == [(2, 9), (4, 9)]
+    await settle(server)
+    assert server.refreshes == 0
+
+
 async def test_a_whole_document_waits_for_the_new_analysis():
     server = FakeServer()
     server.open()
