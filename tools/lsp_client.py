@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections import Counter
 import subprocess
 import threading
 from pathlib import Path
@@ -31,6 +32,7 @@ class LspClient:
         self._arrived = threading.Condition()
         self._write_lock = threading.Lock()
         self._closed = False
+        self.answered: Counter = Counter()  # the server's requests answered, by method
         threading.Thread(target=self._read_forever, name="lsp-client-reader", daemon=True).start()
 
     # -- the wire ----------------------------------------------------------------------------
@@ -82,6 +84,15 @@ class LspClient:
             self._send({"jsonrpc": "2.0", "id": message["id"], "result": result})
         except LspError:
             pass
+        with self._arrived:
+            self.answered[message["method"]] += 1
+            self._arrived.notify_all()
+
+    def wait_until(self, predicate, what: str) -> None:
+        """Until `predicate()` holds (checked as the server's messages arrive), within the timeout."""
+        with self._arrived:
+            if not self._arrived.wait_for(lambda: predicate() or self._closed, self.timeout) or not predicate():
+                raise LspError(f"waited {self.timeout:.0f} s for {what}")
 
     # -- what the tools call -----------------------------------------------------------------
     def request(self, method: str, params: Any = None) -> Any:

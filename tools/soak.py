@@ -318,6 +318,15 @@ class Editor:
         self.result.counts["settings"] += 1
 
 
+def restore_default_settings(client: LspClient) -> None:
+    """The defaults again, applied before the answers are compared: the server asks for the settings
+    (workspace/configuration) when told they changed, and answers with the old ones until it has them."""
+    asked = client.answered["workspace/configuration"]
+    client.settings = {}
+    client.notify("workspace/didChangeConfiguration", {"settings": {"pyptoLens": {}}})
+    client.wait_until(lambda: client.answered["workspace/configuration"] > asked, "the server to ask for its settings")
+
+
 def snapshot(client: LspClient, doc: Document) -> dict:
     """Everything compared with a fresh server: hints, tooltips, hovers at the hints, diagnostics, lenses."""
     found = hints(client, doc)
@@ -373,8 +382,7 @@ def run_soak(root: Path, paths: list[Path], seconds: float, seed: int, command: 
                 next_sample = time.monotonic() + 5
         result.steps = steps
         result.seconds = round(time.monotonic() - began, 1)
-        client.settings = {}
-        client.notify("workspace/didChangeConfiguration", {"settings": {"pyptoLens": {}}})
+        restore_default_settings(client)
         for doc in docs:
             if not doc.open:
                 open_document(client, doc)
