@@ -2,7 +2,8 @@
 """A long editing session against the real server: are its answers still right, does its memory stay flat?
 
   python tools/soak.py [--seconds 120] [--seed 1] [--steps N] [--models 8] [--lines 300] [--folder DIR]
-                       [--max-growth 1.1] [--tracemalloc [FRAMES]] [--server CMD]
+                       [--max-growth 1.1] [--tracemalloc [FRAMES]] [--group traceback|lineno|filename]
+                       [--top 15] [--server CMD]
 
 Writes a workspace of model-like files that import each other (tools/gen_model.py's family:
 shapes.py, blocks.py, and model_K.py, each of which also calls a kernel of model_K-1), or takes
@@ -144,6 +145,7 @@ class Result:
     differences: list = field(default_factory=list)
     failures: list = field(default_factory=list)
     grown_sites: list = field(default_factory=list)
+    traced_kb: tuple = ()  # (warm, end) of the live Python objects, with --tracemalloc
 
     @property
     def growth(self) -> Optional[float]:
@@ -355,7 +357,8 @@ def logged_errors(client: LspClient) -> list[str]:
 
 
 def run_soak(root: Path, paths: list[Path], seconds: float, seed: int, command: list[str], *,
-             logs: Path, tracemalloc: int = 0, top: int = 15, max_steps: Optional[int] = None) -> Result:
+             logs: Path, tracemalloc: int = 0, top: int = 15, max_steps: Optional[int] = None,
+             group: str = "traceback") -> Result:
     """The session (until `seconds` have passed, or after `max_steps` steps); its figures and what went wrong."""
     rng = random.Random(seed)
     docs = [Document(p) for p in paths]
@@ -368,7 +371,7 @@ def run_soak(root: Path, paths: list[Path], seconds: float, seed: int, command: 
         for doc in docs:  # the first full analysis: the warm mark
             hints(client, doc)
             diagnostics(client, doc)
-        warm = memory(client, **({"trace": tracemalloc, "mark": "warm", "group": "traceback"} if tracemalloc else {}))
+        warm = memory(client, **({"trace": tracemalloc, "mark": "warm", "group": group} if tracemalloc else {}))
         result.warm_kb = result.peak_kb = warm.get("rssKb")
         editor = Editor(client, docs, rng, result)
         began = time.monotonic()
@@ -387,10 +390,12 @@ def run_soak(root: Path, paths: list[Path], seconds: float, seed: int, command: 
             if not doc.open:
                 open_document(client, doc)
         soaked = {doc.uri: snapshot(client, doc) for doc in docs}
-        end = memory(client, **({"since": "warm", "top": top, "group": "traceback"} if tracemalloc else {}))
+        end = memory(client, **({"since": "warm", "top": top, "group": group} if tracemalloc else {}))
         result.end_kb = end.get("rssKb")
         result.peak_kb = max(result.peak_kb or 0, result.end_kb or 0)
         result.grown_sites = end.get("sites", [])
+        if "tracedKb" in warm and "tracedKb" in end:
+            result.traced_kb = (warm["tracedKb"], end["tracedKb"])
         result.failures += [f"the soaked server logged: {line}" for line in logged_errors(client)[:5]]
     except LspError as exc:
         result.failures.append(f"{exc}\n{client.log_tail()}")
@@ -420,9 +425,12 @@ def report(result: Result, max_growth: float) -> int:
         print(line)
     counts = " ".join(f"{k}={v}" for k, v in result.counts.items())
     print(f"files={result.files} seconds={result.seconds} steps={result.steps} {counts}")
-    kb = lambda v: f"{v / 1024:.1f} MB" if v else "unknown"  # noqa: E731
+    kb = lambda v: f"{v / 1024:.1f} MB" if v is not None else "unknown"  # noqa: E731
     print(f"memory: warm {kb(result.warm_kb)} -> end {kb(result.end_kb)} (peak {kb(result.peak_kb)}), "
           f"growth {result.growth}")
+    if result.traced_kb:
+        print(f"traced (live Python objects allocated since warm): {kb(result.traced_kb[0])} -> "
+              f"{kb(result.traced_kb[1])}")
     if result.grown_sites:
         print("grown since warm (KB, count, site: innermost frame first):")
         for site in result.grown_sites:
@@ -452,6 +460,8 @@ def main(argv: Optional[list[str]] = None) -> int:
                         help="trace allocations from the warm mark on, print the sites that grew (default 5 frames; "
                              "each frame more slows the server down)")
     parser.add_argument("--top", type=int, default=15, help="how many grown sites --tracemalloc prints")
+    parser.add_argument("--group", choices=["traceback", "lineno", "filename"], default="traceback",
+                        help="--tracemalloc's sites: by traceback, by allocating line, or by module")
     parser.add_argument("--server", default=f"{shlex.quote(sys.executable)} -m pypto_lens")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="pypto-lens-soak-") as tmp:
@@ -462,7 +472,7 @@ def main(argv: Optional[list[str]] = None) -> int:
             root = Path(tmp) / "workspace"
             paths = write_workspace(root, args.models, args.lines, args.seed)
         result = run_soak(root, paths, args.seconds, args.seed, shlex.split(args.server), logs=Path(tmp),
-                          tracemalloc=args.tracemalloc, top=args.top, max_steps=args.steps)
+                          tracemalloc=args.tracemalloc, top=args.top, max_steps=args.steps, group=args.group)
         return report(result, args.max_growth)
 
 
