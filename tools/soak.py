@@ -3,7 +3,7 @@
 
   python tools/soak.py [--seconds 120] [--seed 1] [--steps N] [--models 8] [--lines 300] [--folder DIR]
                        [--max-growth 1.1] [--tracemalloc [FRAMES]] [--group traceback|lineno|filename]
-                       [--top 15] [--server CMD]
+                       [--top 15] [--max-mb 3000] [--server CMD]
 
 Writes a workspace of model-like files that import each other (tools/gen_model.py's family:
 shapes.py, blocks.py, and model_K.py, each of which also calls a kernel of model_K-1), or takes
@@ -145,6 +145,7 @@ class Result:
     differences: list = field(default_factory=list)
     failures: list = field(default_factory=list)
     grown_sites: list = field(default_factory=list)
+    stopped: str = ""  # why the session ended before its time
     traced_kb: tuple = ()  # (warm, end) of the live Python objects, with --tracemalloc
 
     @property
@@ -358,7 +359,7 @@ def logged_errors(client: LspClient) -> list[str]:
 
 def run_soak(root: Path, paths: list[Path], seconds: float, seed: int, command: list[str], *,
              logs: Path, tracemalloc: int = 0, top: int = 15, max_steps: Optional[int] = None,
-             group: str = "traceback") -> Result:
+             group: str = "traceback", max_mb: float = 3000) -> Result:
     """The session (until `seconds` have passed, or after `max_steps` steps); its figures and what went wrong."""
     rng = random.Random(seed)
     docs = [Document(p) for p in paths]
@@ -382,7 +383,10 @@ def run_soak(root: Path, paths: list[Path], seconds: float, seed: int, command: 
             steps += 1
             if time.monotonic() > next_sample:
                 result.peak_kb = max(result.peak_kb or 0, proc_rss_kb(client.proc.pid) or 0)
-                next_sample = time.monotonic() + 5
+                next_sample = time.monotonic() + 2
+                if result.peak_kb > max_mb * 1024:  # a shared machine: the answers are still compared
+                    result.stopped = f"stopped after {steps} steps: the server's memory passed {max_mb:.0f} MB"
+                    break
         result.steps = steps
         result.seconds = round(time.monotonic() - began, 1)
         restore_default_settings(client)
@@ -421,7 +425,7 @@ def run_soak(root: Path, paths: list[Path], seconds: float, seed: int, command: 
 
 
 def report(result: Result, max_growth: float) -> int:
-    for line in result.failures + result.differences[:20]:
+    for line in result.failures + result.differences[:20] + ([result.stopped] if result.stopped else []):
         print(line)
     counts = " ".join(f"{k}={v}" for k, v in result.counts.items())
     print(f"files={result.files} seconds={result.seconds} steps={result.steps} {counts}")
@@ -456,6 +460,8 @@ def main(argv: Optional[list[str]] = None) -> int:
     parser.add_argument("--folder", type=Path, help="soak the pl files of this folder instead")
     parser.add_argument("--max-files", type=int, default=40)
     parser.add_argument("--max-growth", type=float, default=1.1)
+    parser.add_argument("--max-mb", type=float, default=3000,
+                        help="end the editing early when the server's resident memory passes this")
     parser.add_argument("--tracemalloc", type=int, nargs="?", const=5, default=0, metavar="FRAMES",
                         help="trace allocations from the warm mark on, print the sites that grew (default 5 frames; "
                              "each frame more slows the server down)")
@@ -472,7 +478,8 @@ def main(argv: Optional[list[str]] = None) -> int:
             root = Path(tmp) / "workspace"
             paths = write_workspace(root, args.models, args.lines, args.seed)
         result = run_soak(root, paths, args.seconds, args.seed, shlex.split(args.server), logs=Path(tmp),
-                          tracemalloc=args.tracemalloc, top=args.top, max_steps=args.steps, group=args.group)
+                          tracemalloc=args.tracemalloc, top=args.top, max_steps=args.steps, group=args.group,
+                          max_mb=args.max_mb)
         return report(result, args.max_growth)
 
 
