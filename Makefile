@@ -3,8 +3,9 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+SOAK_SECONDS ?= 120
 
-.PHONY: demo test test-python test-extension bench vsix e2e e2e-nvim clean
+.PHONY: demo test test-python test-extension bench soak vsix e2e e2e-nvim clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -28,6 +29,10 @@ bench: $(STAMP)
 	$(PY) tools/bench_server.py
 	$(PY) tools/bench_registry.py
 	$(PY) tools/bench_models.py
+
+# a long editing session against the real server: answers equal a fresh server's, memory within 1.1x
+soak: $(STAMP)
+	$(PY) tools/soak.py --seconds $(SOAK_SECONDS)
 
 vsix: $(STAMP)
 	$(MAKE) -C vscode-extension vsix
