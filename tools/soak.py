@@ -251,7 +251,9 @@ class Editor:
             hover(self.client, doc, self.rng.choice(found)["position"])
             self.result.counts["requests"] += 1
         if self.rng.random() < 0.05:
-            for lens in code_lenses(self.client, doc)[:2]:
+            graph_lenses = [lens for lens in code_lenses(self.client, doc)
+                            if lens.get("command", {}).get("command") == "pyptoLens.showTaskGraph"]
+            for lens in graph_lenses[:2]:  # (the scopes' lenses run explainAt, with other arguments)
                 self.client.request("workspace/executeCommand", {"command": "pyptoLens.taskGraph",
                                                                  "arguments": lens["command"]["arguments"]})
             self.result.counts["requests"] += 1
