@@ -174,6 +174,24 @@ def test_a_content_cache_keeps_what_analyses_use_and_bounds_the_rest():
     assert list(cache.values) == ["held"] and cache.spare_weight == 8  # released: now spare, the older ones went
 
 
+def test_the_spare_values_weigh_at_most_a_tenth_of_the_held_ones():
+    """Issue 13: past versions kept for undo grow with what the open documents need, not to a fixed
+    size (a small workspace's memory grew 1.4x over a soak with fixed bounds)."""
+    from pypto_lens.workspace.caches import SPARE_SHARE, ContentCache
+    cache = ContentCache(spare=1_000_000, floor=10)
+    used: dict = {}
+    cache.recording = used
+    cache.get_or("held", lambda: 0, 1000)
+    cache.recording = None
+    cache.hold(used)
+    for i in range(100):
+        cache.get_or(f"spare{i}", lambda i=i: i, 7)
+    assert cache.spare_weight <= SPARE_SHARE * 1000 and cache.spare_weight > SPARE_SHARE * 1000 - 7
+    assert "spare99" in cache.values and "spare0" not in cache.values  # the least recently used went
+    cache.release(used)  # nothing held any more: the floor bounds the spare
+    assert cache.spare_weight <= 10 and cache.weight() == cache.spare_weight
+
+
 def test_a_closed_document_releases_what_its_analysis_held():
     texts = OpenTexts()
     workspace = Workspace(open_documents=texts)

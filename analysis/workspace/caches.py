@@ -9,8 +9,10 @@ its offsets.
 Bounded in size, not in entries (issue 13). What the last analysis of a document used is held for
 that document (until it is analysed again, or forgotten when it closes): memory follows the
 documents' current texts. What no current analysis uses (past versions: the edits typed and
-undone) is kept while it weighs, in characters of the source it was made from, at most the
-cache's `spare` bound; the least recently used goes first. Characters are the proxy for bytes:
+undone) is kept while it weighs, in characters of the source it was made from, at most a tenth
+of what the cache holds for current analyses (SPARE_SHARE), and never less than the cache's
+`spare` floor nor more than its `spare` ceiling; the least recently used goes first. So memory
+after hours of editing stays within about a tenth of what the open documents need. Characters are the proxy for bytes:
 a parse, a lowering or a program result grows with the text it comes from (about 20, 10 and 60
 bytes a character on PyPTO's models).
 """
@@ -37,14 +39,20 @@ class ParsedUnit:
 _MISSING = object()
 
 
+SPARE_SHARE = 0.1  # the spare values weigh at most this share of the held ones (within floor and ceiling)
+
+
 class ContentCache:
     """Values by content key: those some document's current analysis uses are held, the others are
-    spare, at most `spare` characters of source in all (the least recently used go first)."""
+    spare, in all at most SPARE_SHARE of the held weight in characters of source, within
+    [floor, spare] (the least recently used go first)."""
 
-    def __init__(self, spare: int):
+    def __init__(self, spare: int, floor: int = 5_000):
         self.spare_bound = spare
+        self.spare_floor = floor
         self.values: dict = {}
         self.weights: dict = {}
+        self.total_weight = 0  # of every value, held or spare
         self.holders: dict = {}  # key -> how many documents' current analyses use it
         self.spare: OrderedDict = OrderedDict()  # keys no document holds, least recently used first
         self.spare_weight = 0
@@ -59,7 +67,10 @@ class ContentCache:
             value = make()
             self.values[key] = value
             self.weights[key] = max(1, weight)
-            self._to_spare(key)
+            self.total_weight += self.weights[key]
+            if self.recording is None:
+                self._to_spare(key)
+            # (else the analysis running now uses it: it is held when that is done, Caches.analysing)
         elif key in self.spare:
             self.spare.move_to_end(key)
         if self.recording is not None:
@@ -90,7 +101,9 @@ class ContentCache:
         for key, value in used.items():
             if key not in self.values:  # (spared and dropped while the analysis ran: it is in use)
                 self.values[key] = value
-                self.weights.setdefault(key, 1)
+                if key not in self.weights:
+                    self.weights[key] = 1
+                    self.total_weight += 1
             elif key in self.spare:
                 del self.spare[key]
                 self.spare_weight -= self.weights[key]
@@ -105,20 +118,33 @@ class ContentCache:
                 self.holders.pop(key, None)
                 self._to_spare(key)
 
+    def spare_unheld(self, keys) -> None:
+        """The keys no document holds (made by an analysis of no document) become spare."""
+        for key in keys:
+            if key in self.values and key not in self.spare and not self.holders.get(key):
+                self._to_spare(key)
+
     def _to_spare(self, key) -> None:
         self.spare[key] = None
         self.spare_weight += self.weights[key]
-        while self.spare_weight > self.spare_bound and self.spare:
+        self._trim()
+
+    def _trim(self) -> None:
+        held = self.total_weight - self.spare_weight
+        bound = min(self.spare_bound, max(self.spare_floor, int(SPARE_SHARE * held)))
+        while self.spare_weight > bound and self.spare:
             old, _ = self.spare.popitem(last=False)
-            self.spare_weight -= self.weights.pop(old)
+            weight = self.weights.pop(old)
+            self.spare_weight -= weight
+            self.total_weight -= weight
             del self.values[old]
 
     def clear(self) -> None:
-        self.__init__(self.spare_bound)
+        self.__init__(self.spare_bound, self.spare_floor)
 
     def weight(self) -> int:
         """The characters of source behind every value held or spare."""
-        return sum(self.weights.values())
+        return self.total_weight
 
 
 class Caches:
@@ -159,7 +185,10 @@ class Caches:
         finally:
             for cache, recording in zip(caches.values(), saved):
                 cache.recording = recording
-            if uri is not None:
+            if uri is None:  # no document holds what it made: spare at once
+                for name, cache in caches.items():
+                    cache.spare_unheld(used[name])
+            else:
                 # only the difference changes hands (a keystroke changes a few of a file's keys): what
                 # both analyses use stayed held by the old one all along
                 before = self._held.get(uri) or {name: {} for name in caches}
