@@ -7,7 +7,7 @@ vim.api.nvim_create_autocmd("FileType", {
   callback = function(ev)
     vim.lsp.start({
       name = "pypto_lens",
-      cmd = { lens .. "/.venv/bin/python", "-m", "pypto_lens" },
+      cmd = { lens .. "/.venv/bin/python", "-I", "-m", "pypto_lens" },  -- -I: nothing of your folder on sys.path
       root_dir = vim.fs.root(ev.buf, { "pyproject.toml", ".git" }),
       settings = { -- every setting and its default: docs/neovim.md
         pyptoLens = {

@@ -3,7 +3,7 @@
 local lens = vim.env.PYPTO_LENS_DIR or vim.fs.normalize("~/pypto-lens") -- your clone, after `make demo`
 
 vim.lsp.config("pypto_lens", {
-  cmd = { lens .. "/.venv/bin/python", "-m", "pypto_lens" },
+  cmd = { lens .. "/.venv/bin/python", "-I", "-m", "pypto_lens" },  -- -I: nothing of your folder on sys.path
   filetypes = { "python" },
   root_markers = { "pyproject.toml", ".git" },
   settings = { -- every setting and its default: docs/neovim.md
