@@ -192,6 +192,23 @@ def test_the_spare_values_weigh_at_most_a_tenth_of_the_held_ones():
     assert cache.spare_weight <= 10 and cache.weight() == cache.spare_weight
 
 
+def test_a_spare_value_an_analysis_uses_again_is_held_with_its_weight():
+    """Issue 13: a spare value used again while spares are trimmed was dropped under the analysis and
+    came back weighing 1 character, so the spare bound stopped bounding (make soak grew steadily)."""
+    from pypto_lens.workspace.caches import ContentCache
+    cache = ContentCache(spare=100, floor=100)
+    cache.get_or("old", lambda: "old", 60)  # spare (no analysis holds it)
+    used: dict = {}
+    cache.recording = used
+    assert cache.get_or("old", lambda: "new", 60) == "old"  # asked again while an analysis runs
+    cache.recording = None
+    cache.get_or("other", lambda: 1, 90)  # spare: would push out the least recently used spare
+    cache.hold(used)
+    assert cache.values["old"] == "old" and cache.weights["old"] == 60 and cache.holders["old"] == 1
+    cache.release(used)
+    assert cache.spare_weight <= 100 and cache.weight() == cache.spare_weight
+
+
 def test_a_closed_document_releases_what_its_analysis_held():
     texts = OpenTexts()
     workspace = Workspace(open_documents=texts)

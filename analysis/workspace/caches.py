@@ -72,7 +72,7 @@ class ContentCache:
                 self._to_spare(key)
             # (else the analysis running now uses it: it is held when that is done, Caches.analysing)
         elif key in self.spare:
-            self.spare.move_to_end(key)
+            self._unspare(key)
         if self.recording is not None:
             self.recording[key] = value
         return value
@@ -83,7 +83,7 @@ class ContentCache:
         if value is _MISSING:
             return default
         if key in self.spare:
-            self.spare.move_to_end(key)
+            self._unspare(key)
         if self.recording is not None:
             self.recording[key] = value
         return value
@@ -117,6 +117,15 @@ class ContentCache:
             elif key in self.values:
                 self.holders.pop(key, None)
                 self._to_spare(key)
+
+    def _unspare(self, key) -> None:
+        """A spare value asked for again: the analysis running now holds it (so that no trim drops it
+        under that analysis, to come back weighing nothing), else it is the most recently used."""
+        if self.recording is None:
+            self.spare.move_to_end(key)
+        else:
+            del self.spare[key]
+            self.spare_weight -= self.weights[key]
 
     def spare_unheld(self, keys) -> None:
         """The keys no document holds (made by an analysis of no document) become spare."""
