@@ -147,6 +147,7 @@ class Result:
     grown_sites: list = field(default_factory=list)
     stopped: str = ""  # why the session ended before its time
     traced_kb: tuple = ()  # (warm, end) of the live Python objects, with --tracemalloc
+    chars: tuple = ()  # (warm, end): the open documents' texts, whose analyses memory follows
 
     @property
     def growth(self) -> Optional[float]:
@@ -376,6 +377,7 @@ def run_soak(root: Path, paths: list[Path], seconds: float, seed: int, command: 
             diagnostics(client, doc)
         warm = memory(client, **({"trace": tracemalloc, "mark": "warm", "group": group} if tracemalloc else {}))
         result.warm_kb = result.peak_kb = warm.get("rssKb")
+        warm_chars = sum(len(doc.text) for doc in docs)
         editor = Editor(client, docs, rng, result)
         began = time.monotonic()
         next_sample = began + 5
@@ -398,6 +400,7 @@ def run_soak(root: Path, paths: list[Path], seconds: float, seed: int, command: 
         soaked = {doc.uri: snapshot(client, doc) for doc in docs}
         end = memory(client, **({"since": "warm", "top": top, "group": group} if tracemalloc else {}))
         result.end_kb = end.get("rssKb")
+        result.chars = (warm_chars, sum(len(doc.text) for doc in docs))
         result.peak_kb = max(result.peak_kb or 0, result.end_kb or 0)
         result.grown_sites = end.get("sites", [])
         if "tracedKb" in warm and "tracedKb" in end:
@@ -434,6 +437,8 @@ def report(result: Result, max_growth: float) -> int:
     kb = lambda v: f"{v / 1024:.1f} MB" if v is not None else "unknown"  # noqa: E731
     print(f"memory: warm {kb(result.warm_kb)} -> end {kb(result.end_kb)} (peak {kb(result.peak_kb)}), "
           f"growth {result.growth}")
+    if result.chars:
+        print(f"text: {result.chars[0]:,} -> {result.chars[1]:,} characters in the open documents")
     if result.traced_kb:
         print(f"traced (live Python objects allocated since warm): {kb(result.traced_kb[0])} -> "
               f"{kb(result.traced_kb[1])}")
