@@ -23,6 +23,7 @@ from ..registry.registry import Registry
 from ..vocabulary import Code, Severity
 from .caches import Caches
 from .document import DocumentAnalyzer, ModuleSummary
+from .helper_callers import with_callers
 from .documents import DiskFiles, Document, OpenDocuments, OpenTexts, path_to_uri, uri_to_path
 from .results import Diagnostic, DocumentAnalysis, Range
 
@@ -87,7 +88,7 @@ class Workspace:
     def analysis(self, uri: str) -> Optional[DocumentAnalysis]:
         with self._lock:
             result = self._analyse(uri)
-            return result[0] if result else None
+            return with_callers(self, uri, *result) if result else None
 
     def dependencies(self, uri: str) -> list[str]:
         """The documents whose exports the last analysis of `uri` read (none before it is analysed)."""
@@ -279,7 +280,9 @@ def _homed(body: list, uri: str) -> list:
             st = replace(st, value=replace(st.value, callee=ir.CalleeRef(CalleeForm.HOME, st.value.callee.name, uri)))
         elif isinstance(st, ir.If):
             st = replace(st, then=_homed(st.then, uri), orelse=_homed(st.orelse, uri))
-        elif isinstance(st, (ir.Loop, ir.Scope)):
+        elif isinstance(st, ir.Scope):  # (its header is the helper's: helper_callers.py lends it back)
+            st = replace(st, body=_homed(st.body, uri), attrs={**st.attrs, "home": uri})
+        elif isinstance(st, ir.Loop):
             st = replace(st, body=_homed(st.body, uri))
         out.append(st)
     return out
