@@ -223,18 +223,21 @@ MAX_FILES = 20000  # a workspace folder larger than this is searched only this f
 
 
 class _CallerIndex:
-    """The workspace's Python files (walked once per set of roots) and which of them name a helper."""
+    """The workspace's Python files and which of them name a helper. The folders are walked again
+    when one of them changed (a file made, removed or renamed changes its folder's time stamp)."""
 
     def __init__(self) -> None:
         self.roots: Optional[tuple] = None
         self.files: list[str] = []
+        self.folders: dict[str, int] = {}  # folder -> its mtime when walked
         self.mentions: dict = {}  # uri -> (text, names, whether the text names one of them)
         self.borrowed: dict = {}  # helper uri -> (key, its analysis, the analysis with its callers' sites)
 
     def candidates(self, workspace, uri: str, helpers: dict) -> list[str]:
         roots = tuple(workspace.roots)
-        if roots != self.roots:
-            self.roots, self.files = roots, _python_files(roots)
+        if roots != self.roots or not _unchanged(self.folders):
+            self.roots = roots
+            self.files, self.folders = _python_files(roots)
         try:
             open_uris = [u for u in workspace.open_documents if workspace.open_documents.snapshot(u) is not None]
         except TypeError:  # an owner that cannot list its documents: files on disk only
@@ -257,16 +260,31 @@ class _CallerIndex:
         return out
 
 
-def _python_files(roots: tuple) -> list[str]:
-    out = []
+def _python_files(roots: tuple) -> tuple[list[str], dict[str, int]]:
+    out: list[str] = []
+    folders: dict[str, int] = {}
     for root in roots:
         for folder, dirs, files in os.walk(root):
+            try:
+                folders[folder] = os.stat(folder).st_mtime_ns
+            except OSError:
+                continue
             dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in _SKIP_DIRS
                              and not d.endswith("venv"))
             out.extend(path_to_uri(Path(folder) / f) for f in sorted(files) if f.endswith(".py"))
             if len(out) >= MAX_FILES:
-                return out[:MAX_FILES]
-    return out
+                return out[:MAX_FILES], folders
+    return out, folders
+
+
+def _unchanged(folders: dict[str, int]) -> bool:
+    for folder, mtime in folders.items():
+        try:
+            if os.stat(folder).st_mtime_ns != mtime:
+                return False
+        except OSError:
+            return False
+    return True
 
 
 _indexes: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
