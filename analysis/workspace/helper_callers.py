@@ -148,10 +148,13 @@ def _has_scope(body: list) -> bool:
 
 
 def _same_file(a: str, b: str) -> bool:
-    if a == b:
-        return True
-    pa, pb = uri_to_path(a), uri_to_path(b)
-    return pa is not None and pb is not None and os.path.abspath(pa) == os.path.abspath(pb)
+    return a == b or _file_key(a) == _file_key(b)
+
+
+def _file_key(uri: str) -> str:
+    """The file a uri names, whichever way it is spelled (the walk's uris are path_to_uri's)."""
+    path = uri_to_path(uri)
+    return path_to_uri(path) if path is not None else uri
 
 
 def _borrowed_sites(lent: list[LentScope], offsets: dict, lines: list[str], analysis: DocumentAnalysis,
@@ -239,14 +242,15 @@ class _CallerIndex:
             self.roots = roots
             self.files, self.folders = _python_files(roots)
         try:
-            open_uris = [u for u in workspace.open_documents if workspace.open_documents.snapshot(u) is not None]
+            open_uris = {u for u in workspace.open_documents if workspace.open_documents.snapshot(u) is not None}
         except TypeError:  # an owner that cannot list its documents: files on disk only
-            open_uris = []
+            open_uris = set()
         names = tuple(sorted(helpers))
         pattern = None
         out = []
-        for candidate in sorted(set(self.files) | set(open_uris)):
-            if _same_file(candidate, uri):
+        own = _file_key(uri)
+        for candidate in sorted(set(self.files) | open_uris):
+            if candidate in (uri, own) or (candidate in open_uris and _file_key(candidate) == own):
                 continue
             text = workspace.text(candidate)
             if text is None:
