@@ -35,6 +35,7 @@ class Documents:
             except Exception as exc:
                 failed.append(exc)
         doc.text.version = version
+        doc.text.mark()
         self._take_snapshot(uri, doc)
         return failed
 

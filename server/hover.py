@@ -20,7 +20,7 @@ def install(server) -> None:
     @server.feature(types.TEXT_DOCUMENT_HOVER)
     async def hover(ls, params: types.HoverParams) -> Optional[types.Hover]:
         uri = params.text_document.uri
-        text, analysis = await ls.analysis(uri)
+        text, analysis = await ls.analysis(uri, (params.position.line, params.position.line))
         if text is None or analysis is None:
             return None
         encoding = ls.encoding

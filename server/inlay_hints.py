@@ -23,7 +23,10 @@ def install(server) -> None:
     @server.feature(types.TEXT_DOCUMENT_INLAY_HINT, types.InlayHintOptions(resolve_provider=True))
     async def inlay_hints(ls, params: types.InlayHintParams) -> list[types.InlayHint]:
         uri = params.text_document.uri
-        text, analysis = await ls.analysis(uri)
+        current = ls.documents.get(uri)
+        whole = current is None or (params.range.start.line <= 0 and params.range.end.line >= current.line_count - 1)
+        # a viewport may be answered from the last analysis moved through the edits (server/analyses.py)
+        text, analysis = await ls.analysis(uri, None if whole else (params.range.start.line, params.range.end.line))
         if text is None or analysis is None or not ls.settings.inlayHints.enabled:
             return []
         encoding = ls.encoding
@@ -34,7 +37,7 @@ def install(server) -> None:
         if last < first:
             first, last = last, first
         # a line is fitted as a whole, whatever part of it the range holds
-        return [_hint(ls, uri, text, shown, encoding) for shown in shown_hints(analysis, ls.settings.hint_options())
+        return [_hint(ls, uri, text, shown, encoding) for shown in shown_hints(analysis, ls.settings.hint_options(), (first[0], last[0]))
                 if first <= (shown.line, shown.col) <= last]
 
     @server.feature(types.INLAY_HINT_RESOLVE)
@@ -43,7 +46,8 @@ def install(server) -> None:
         uri = data.get("uri")
         if not uri or data.get("kind") == "more":
             return hint
-        text, analysis = await ls.analysis(uri)
+        line = data.get("line")
+        text, analysis = await ls.analysis(uri, (line, line) if isinstance(line, int) else None)
         if analysis is None:
             return hint
         if data.get("kind") == "signature":

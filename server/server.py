@@ -5,16 +5,15 @@ code_actions, commands); this module keeps the state they share, each piece
 with one owner: the open documents (documents.py, which the workspace reads),
 the settings, the diagnostics scheduler and the registry sources. Text sync is
 our own (server/text.py) because pygls 2.1.1's document store breaks the LSP
-line rules. Analyses run on one worker thread (lark parsers are not
-thread-safe, and the event loop stays free), always for the newest version.
+line rules. When analyses run and what a request answers meanwhile is
+analyses.py's business (one worker thread; the newest version; a viewport's
+hints from the last analysis moved through the edits until the new one is done).
 """
 from __future__ import annotations
 
 import asyncio
-import gc
 import logging
 import traceback
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Optional
 
@@ -27,6 +26,7 @@ from pypto_lens.workspace.results import DocumentAnalysis
 from pypto_lens.workspace.workspace import Workspace, uri_to_path
 
 from . import __version__
+from .analyses import MOVED_AFTER_SECONDS, Analyses
 from .diagnostics import Diagnostics
 from .documents import Documents
 from .registry_sources import RegistrySources
@@ -34,11 +34,24 @@ from .settings import Settings, parse_settings
 from .text import UTF16, Change, LspText
 
 log = logging.getLogger("pypto-lens")
+# how long the first answers wait for the client's settings (a slower client gets the defaults first,
+# then a refresh): without it the first hints and diagnostics raced workspace/configuration
+SETTINGS_WAIT_SECONDS = 0.2
 
 
 
 class LensProtocol(LanguageServerProtocol):
     """pygls' protocol with the document store replaced by LspText."""
+
+    def _execute_handler(self, msg_id, handler, callback, args=None, kwargs=None):
+        # pygls 2.1.1 keeps the future of every generator or coroutine handler by a message id and
+        # forgets it only when it answers a request: each notification (didChange, didOpen,
+        # didChangeConfiguration...) left one behind for good, about 1 KB each (issue 13)
+        super()._execute_handler(msg_id, handler, callback, args, kwargs)
+        future = self._request_futures.get(msg_id)
+        if future is not None:
+            future.add_done_callback(lambda done, key=msg_id: self._request_futures.get(key) is done
+                                     and self._request_futures.pop(key))
 
     @lsp_method(types.TEXT_DOCUMENT_DID_OPEN)
     def lsp_text_document__did_open(self, params: types.DidOpenTextDocumentParams):
@@ -70,9 +83,10 @@ class LensServer(LanguageServer):
         self.disk_texts: dict = {}  # uri -> LspText of files read from disk (see convert.lsp_location)
         self.settings = Settings()
         self.settings_values: Any = None  # the `pyptoLens` values the settings were read from
-        self.worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pypto-lens-analysis")
+        self.settings_in = asyncio.Event()  # the first workspace/configuration answered (or not asked)
+        self.analyses = Analyses(self)
+        self.worker = self.analyses.worker  # (C++ registrations and the registry load use it too)
         self.pull_diagnostics = False
-        self.frozen: set[str] = set()  # documents analysed once (see _analyse_safely)
         self.diagnostics = Diagnostics(self)
         self.registry_sources = RegistrySources(self)
 
@@ -88,6 +102,7 @@ class LensServer(LanguageServer):
     # -- documents -----------------------------------------------------------------------
     def open_document(self, uri: str, text: str, version: Optional[int], language: str) -> None:
         self.documents.open(uri, text, version, language)
+        self.analyses.changed(uri)
         self.on_registry_source_changed(uri)
 
     def change_document(self, uri: str, version: Optional[int], changes: list) -> None:
@@ -99,11 +114,15 @@ class LensServer(LanguageServer):
         for error in self.documents.change(uri, version, ours, self.encoding):  # never lose the document
             log.error("could not apply a change to %s:\n%s", uri,
                       "".join(traceback.format_exception(type(error), error, error.__traceback__)))
+        self.analyses.changed(uri)
         self.on_registry_source_changed(uri)
 
     def close_document(self, uri: str) -> None:
         self.documents.close(uri)
+        self.analyses.forget(uri)
+        self.analyses.changed()  # the files that import it read it from disk now
         self.lens.forget(uri)
+        self.disk_texts.pop(uri, None)
         self.diagnostics.forget(uri)
 
     def is_python(self, uri: str) -> bool:
@@ -123,40 +142,35 @@ class LensServer(LanguageServer):
 
     def refresh_views(self) -> None:
         """Ask the client to fetch hints and diagnostics again (settings or registry changed; never per keystroke)."""
+        self.analyses.changed()
+        self.refresh_hints()
         workspace = getattr(self.client_capabilities, "workspace", None)
-        if workspace and workspace.inlay_hint and workspace.inlay_hint.refresh_support:
-            self.workspace_inlay_hint_refresh(None)
         if workspace and workspace.code_lens and workspace.code_lens.refresh_support:
             self.workspace_code_lens_refresh(None)  # scopes' lenses, and the graphs' counts (hazards.information)
         self.diagnostics.refresh_all()
 
-    # -- analyses ------------------------------------------------------------------------
-    async def analysis(self, uri: str) -> tuple[Optional[LspText], Optional[DocumentAnalysis]]:
-        """The analysis of the document's newest version, computed on the worker thread."""
-        loop = asyncio.get_running_loop()
-        for _ in range(5):
-            text = self.documents.get(uri)
-            if text is None or not self.is_python(uri):
-                return text, None
-            version = text.version
-            result = await loop.run_in_executor(self.worker, self._analyse_safely, uri)
-            current = self.documents.get(uri)
-            if current is None or current.version == version:
-                return current, result
-        return self.documents.get(uri), result
+    def can_refresh_hints(self) -> bool:
+        workspace = getattr(self.client_capabilities, "workspace", None)
+        return bool(workspace and workspace.inlay_hint and workspace.inlay_hint.refresh_support)
 
-    def _analyse_safely(self, uri: str) -> Optional[DocumentAnalysis]:
-        try:
-            result = self.lens.analysis(uri)
-        except Exception:
-            log.error("analysis of %s failed:\n%s", uri, traceback.format_exc())
-            return None
-        if uri not in self.frozen:
-            # the first analysis of a document builds most long-lived objects: keep them out of
-            # the cycle collector's full passes, which would otherwise pause typing for 100 ms
-            self.frozen.add(uri)
-            gc.freeze()
-        return result
+    def refresh_hints(self) -> None:
+        if self.can_refresh_hints():
+            self.workspace_inlay_hint_refresh(None)
+
+    # -- analyses ------------------------------------------------------------------------
+    async def analysis(self, uri: str, lines: Optional[tuple[int, int]] = None
+                       ) -> tuple[Optional[LspText], Optional[DocumentAnalysis]]:
+        """The analysis of the document's newest text (analyses.py). With `lines` (the lines a viewport
+        or a hover asks about, in the newest text) the last analysis moved through the edits since may
+        answer while the new one runs."""
+        if not self.settings_in.is_set():  # the client's settings, if they come soon (else the defaults)
+            try:
+                await asyncio.wait_for(self.settings_in.wait(), SETTINGS_WAIT_SECONDS)
+            except asyncio.TimeoutError:
+                self.settings_in.set()  # (once: the later answers do not wait)
+        if lines is None:
+            return await self.analyses.ask(uri)
+        return await self.analyses.ask(uri, MOVED_AFTER_SECONDS, lines)
 
     def set_roots(self, params: types.InitializeParams) -> None:
         roots = []

@@ -12,6 +12,7 @@ from bisect import bisect_right
 from dataclasses import dataclass
 from typing import Optional
 
+from pypto_lens.workspace.edits import Edit
 from pypto_lens.workspace.text import LINE_END, normalise_newlines
 
 
@@ -60,12 +61,53 @@ class Change:
     end: Optional[tuple[int, int]] = None
 
 
+# edits kept for moving an older analysis (more: that analysis is too old to move); an Edit and its
+# version mark weigh about 200 bytes, so at most 100 KB a document
+MAX_EDITS = 500
+
+
 class LspText:
-    """A document's text with an index of its lines by the LSP rules."""
+    """A document's text with an index of its lines by the LSP rules, and the edits made to it since
+    its oldest analysis still in use (in code points: `edits.moved` moves that analysis's results)."""
 
     def __init__(self, text: str, version: Optional[int] = None):
         self.version = version
         self._set(text)
+        self.edits: list[Optional[Edit]] = []  # None: the whole text was replaced
+        self.first_edit = 0  # the number of edits dropped from the front of `edits`
+        self.marks: dict = {version: 0}  # version -> how many edits had been made when it was current
+
+    # -- the edits since a version ---------------------------------------------------------
+    def mark(self) -> None:
+        """The current version is reached (after its changes)."""
+        self.marks[self.version] = self.first_edit + len(self.edits)
+
+    def edits_since(self, version: Optional[int]) -> Optional[list[Edit]]:
+        """The edits from `version` to now, or None when they are not known (dropped, or a whole
+        new text in between)."""
+        start = self.marks.get(version)
+        if start is None or start < self.first_edit:
+            return None
+        since = self.edits[start - self.first_edit:]
+        return None if any(e is None for e in since) else since
+
+    def forget_before(self, version: Optional[int]) -> None:
+        """No analysis older than `version` is in use any more: drop the edits before it."""
+        start = self.marks.get(version)
+        if start is None:
+            return
+        drop = start - self.first_edit
+        if drop > 0:
+            del self.edits[:drop]
+            self.first_edit = start
+        self.marks = {v: k for v, k in self.marks.items() if k >= start}
+
+    def _record(self, edit: Optional[Edit]) -> None:
+        self.edits.append(edit)
+        if len(self.edits) > MAX_EDITS:
+            self.first_edit += len(self.edits)
+            self.edits = []
+            self.marks = {}
 
     def _set(self, text: str) -> None:
         self.text = text
@@ -106,12 +148,19 @@ class LspText:
     def apply(self, change: Change, encoding: str) -> None:
         if change.start is None or change.end is None:
             self._set(change.text)
+            self._record(None)
             return
         a = self.offset(change.start[0], change.start[1], encoding)
         b = self.offset(change.end[0], change.end[1], encoding)
+        start = self.clamp(change.start[0], change.start[1], encoding)
+        end = self.clamp(change.end[0], change.end[1], encoding)
         if b < a:
             a, b = b, a  # a reversed range: the same span of text
+            start, end = end, start
+        ends = list(LINE_END.finditer(change.text))
+        tail = len(change.text) - ends[-1].end() if ends else len(change.text)
         self._splice(a, b, change.text)
+        self._record(Edit(start[0], start[1], end[0], end[1], len(ends), tail))
 
     def _splice(self, a: int, b: int, new: str) -> None:
         """Replace text[a:b] and re-index only the lines around it (a keystroke must stay cheap)."""

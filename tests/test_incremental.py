@@ -158,16 +158,34 @@ def test_an_edit_above_a_function_reuses_its_parse():
         [(h.line, label(h)) for c in after.calls for h in c.hints]
 
 
-def test_every_cache_forgets_its_least_recently_used_entries():
-    """A long editing session must not grow the caches without bound, whichever way they are filled."""
-    from pypto_lens.workspace.lru import LRU
-    cache = LRU(2)
-    cache["a"] = 1
-    cache.get_or("b", lambda: 2)
-    assert cache.get("a") == 1  # a is now the most recent
-    cache["c"] = 3
-    assert list(cache) == ["a", "c"]
-    assert cache.get_or("b", lambda: 4) == 4 and list(cache) == ["c", "b"]
+def test_a_content_cache_keeps_what_analyses_use_and_bounds_the_rest():
+    """Issue 13: what a document's current analysis uses stays; the rest is spare, bounded in characters."""
+    from pypto_lens.workspace.caches import ContentCache
+    cache = ContentCache(spare=10)
+    used: dict = {}
+    cache.recording = used
+    cache.get_or("held", lambda: 1, 8)
+    cache.recording = None
+    cache.hold(used)
+    for i in range(5):
+        cache.get_or(f"spare{i}", lambda i=i: i, 4)
+    assert cache.get("held") == 1  # held: never spared, whatever the bound
+    assert [k for k in cache.values if k.startswith("spare")] == ["spare3", "spare4"]  # 8 <= 10 characters
+    cache.release(used)
+    assert list(cache.values) == ["held"] and cache.spare_weight == 8  # released: now spare, the older ones went
+
+
+def test_a_closed_document_releases_what_its_analysis_held():
+    texts = OpenTexts()
+    workspace = Workspace(open_documents=texts)
+    uri = "file:///incremental/closed.py"
+    texts.open(uri, PROGRAM, 1)
+    workspace.analysis(uri)
+    assert all(not cache.spare for cache in workspace.caches.all().values() if len(cache))
+    texts.close(uri)
+    workspace.forget(uri)
+    held = sum(len(cache.holders) for cache in workspace.caches.all().values())
+    assert held == 0
 
 
 HELPER = '''import pypto.language as pl

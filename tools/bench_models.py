@@ -6,18 +6,22 @@
 Shapes: generated model families (tools/gen_model.py: one @pl.jit family of
 1,000 and 3,000 lines with dozens of pl.at / pl.spmd scopes, inline helpers,
 nested loops and imports from sibling files), the 5,000-line file of
-../shared/tools/genpl.py (the reference the ratios are taken to), and PyPTO's
-real models when checked-out copies are found under --ext (default ../ext:
+../shared/tools/genpl.py (the reference the ratios are taken to) and its 50,000-line one (a
+keystroke's cost should not follow the file's size), and PyPTO's real models when checked-out copies are found under --ext (default ../ext:
 pypto-lib/ and pypto/ there) or given with --file (their folder is the
 workspace, so their imports resolve).
 
 For each shape: cold open (open the file, all its hints), then --edits
 keystrokes at each of several places (inside a scope body, in a kernel
-signature, in an inline helper, on a call line near the middle), each followed
+signature, in an inline helper, on a call line near the middle), once as a
+trailing comment (`#`: no analysis changes) and once as code (`code`: a `z`
+typed at the line's first column, so its function is analysed again), each followed
 at once by a request for the hints of the ~60 lines around it and a hover
 there; p50/p95 per place, memory, and the ratio of each figure to the genpl
-5,000-line file's. Through LSP the server runs over stdio as an editor would
-drive it; through the API a fresh process uses analysis.Workspace directly.
+5,000-line file's. Through LSP the server runs over stdio as VS Code would
+drive it (hint refresh supported: a viewport may be answered from the last
+analysis moved through the edits, then refreshed); through the API (the
+analysis itself, what a refresh waits for) a fresh process uses analysis.Workspace directly.
 Figures are wall clock on a shared machine (compare by ratios); nothing is
 asserted.
 """
@@ -46,6 +50,8 @@ REAL_MODELS = ["pypto-lib/models/deepseek_v4_flash_dspark/dspark_drafter.py",
                "pypto/examples/models/08_llama_mini.py"]
 SETTINGS = {"pyptoLens": {"inlayHints": {"enabled": True, "input": True, "output": True, "inout": True,
                                          "noDep": True, "scopeHeaders": True, "labelStyle": "full"}}}
+# as VS Code: the server may answer a viewport from the last analysis and refresh the hints later
+CAPABILITIES = {"workspace": {"inlayHint": {"refreshSupport": True}}}
 _SCOPE = re.compile(r"^\s*(with\s+pl\.(at|spmd|cluster)\(|for\s+\w+\s+in\s+pl\.spmd\()")
 _DEF = re.compile(r"^(\s*)def\s+(\w+)\s*\(")
 
@@ -113,6 +119,16 @@ def places(text: str, hinted: set[int]) -> dict[str, int]:
     return found
 
 
+COMMENT, CODE = "#", "code"  # a trailing comment typed (no analysis changes), or code: a `z` typed
+# at the line's first column of code, again and again (`x = ...` becomes `zzx = ...`: what the line
+# binds changes, or it stops parsing: the function is lowered and its program analysed again)
+
+
+def _runs(found: dict) -> list:
+    """Each place, typed at in both ways."""
+    return [(item, mode) for item in found.items() for mode in (COMMENT, CODE)]
+
+
 def typed(n: int) -> str:
     return "  #" if n == 0 else "x"
 
@@ -151,7 +167,7 @@ def bench_lsp(path: Path, root: Path, edits: int) -> dict:
     try:
         rpc.request("initialize", {"processId": None, "rootUri": root.as_uri(),
                                    "workspaceFolders": [{"uri": root.as_uri(), "name": root.name}],
-                                   "capabilities": {}, "initializationOptions": SETTINGS})
+                                   "capabilities": CAPABILITIES, "initializationOptions": SETTINGS})
         rpc.notify("initialized", {})
         uri = path.as_uri()
         everything = {"start": {"line": 0, "character": 0}, "end": {"line": len(lines), "character": 0}}
@@ -163,14 +179,16 @@ def bench_lsp(path: Path, root: Path, edits: int) -> dict:
         result.update(memory_mb(str(rpc.proc.pid)))
         version = 1
         result["places"] = {}
-        for name, line in places(text, hinted_lines(hints)).items():
-            column = len(lines[line])
+        for (name, line), mode in _runs(places(text, hinted_lines(hints))):
+            column = len(lines[line]) if mode == COMMENT else len(lines[line]) - len(lines[line].lstrip())
             keystrokes, hovers = [], []
             for n in range(edits):
                 version += 1
+                text_typed = typed(n) if mode == COMMENT else "z"
                 change = {"range": {"start": {"line": line, "character": column},
-                                    "end": {"line": line, "character": column}}, "text": typed(n)}
-                column += len(typed(n))
+                                    "end": {"line": line, "character": column}}, "text": text_typed}
+                if mode == COMMENT:
+                    column += len(text_typed)
                 visible = {"start": {"line": max(0, line - 30), "character": 0},
                            "end": {"line": min(len(lines) - 1, line + 30), "character": 0}}
                 started = time.perf_counter()
@@ -183,8 +201,8 @@ def bench_lsp(path: Path, root: Path, edits: int) -> dict:
                 rpc.request("textDocument/hover", {"textDocument": {"uri": uri},
                                                    "position": {"line": line, "character": indent + 1}})
                 hovers.append(time.perf_counter() - started)
-            result["places"][name] = {"line": line + 1, **figures(keystrokes),
-                                      "hover_p95_ms": figures(hovers)["p95_ms"]}
+            result["places"][f"{name} {mode}"] = {"line": line + 1, **figures(keystrokes),
+                                                  "hover_p95_ms": figures(hovers)["p95_ms"]}
         result.update({"end_" + k: v for k, v in memory_mb(str(rpc.proc.pid)).items()})
         rpc.request("shutdown", None)
         rpc.notify("exit", None)
@@ -200,30 +218,37 @@ def bench_lsp(path: Path, root: Path, edits: int) -> dict:
 
 
 def bench_api(path: Path, root: Path, edits: int) -> dict:
+    from pypto_lens.workspace.documents import OpenTexts
     from pypto_lens.workspace.workspace import Workspace, path_to_uri
     text = path.read_text(encoding="utf-8")
     lines = text.split("\n")
     before = memory_mb()
-    workspace = Workspace([root])
+    texts = OpenTexts()
+    workspace = Workspace([root], open_documents=texts)
     uri = path_to_uri(path)
-    workspace.open(uri, text, 1)
+    texts.open(uri, text, 1)
     started = time.perf_counter()
     analysis = workspace.analysis(uri)
     result = {"lines": len(lines), "cold_ms": round((time.perf_counter() - started) * 1000, 1)}
-    gc.freeze()  # as the server does after a document's first analysis
+    gc.collect()
+    gc.freeze()  # as the server does after its first analysis
     hinted = {c.range.line for c in analysis.calls} if analysis else set()
     version = 1
     result["places"] = {}
-    for name, line in places(text, hinted).items():
+    for (name, line), mode in _runs(places(text, hinted)):
         times = []
         for n in range(edits):
             version += 1
-            lines[line] += typed(n)
-            workspace.change(uri, "\n".join(lines), version)
+            if mode == COMMENT:
+                lines[line] += typed(n)
+            else:
+                indent = len(lines[line]) - len(lines[line].lstrip())
+                lines[line] = lines[line][:indent] + "z" + lines[line][indent:]
+            texts.change(uri, "\n".join(lines), version)
             started = time.perf_counter()
             workspace.analysis(uri)
             times.append(time.perf_counter() - started)
-        result["places"][name] = {"line": line + 1, **figures(times)}
+        result["places"][f"{name} {mode}"] = {"line": line + 1, **figures(times)}
     after = memory_mb()
     result["end_rss_mb"] = after.get("rss_mb")
     result["peak_mb"] = after.get("peak_mb")
@@ -248,10 +273,11 @@ def shapes(args, scratch: Path) -> list[tuple[str, Path, Path]]:
     if genpl.is_file():
         sys.path.insert(0, str(genpl.parent))
         from genpl import generate
-        reference = scratch / "genpl" / "genpl_5000.py"
-        reference.parent.mkdir(parents=True)
-        reference.write_text(generate(5000, 1), encoding="utf-8")
-        out.append(("genpl 5000", reference, reference.parent))
+        for size in (5000, 50000):
+            generated = scratch / f"genpl_{size}" / f"genpl_{size}.py"
+            generated.parent.mkdir(parents=True)
+            generated.write_text(generate(size, 1), encoding="utf-8")
+            out.append((f"genpl {size}", generated, generated.parent))
     for lines in (1000, 3000):
         main = write_model(scratch / f"family_{lines}", lines)
         out.append((f"family {lines}", main, main.parent))
@@ -270,7 +296,7 @@ def report(title: str, rows: list[tuple[str, dict]], memory_keys: tuple[str, ...
     print(f"\n{title}")
     reference = dict(rows).get("genpl 5000")
     ref_p95 = max((p["p95_ms"] for p in reference["places"].values()), default=None) if reference else None
-    header = f"{'shape':34} {'lines':>6} {'cold_ms':>8} {'cold/ref':>8}  {'place':17} {'line':>5} " \
+    header = f"{'shape':34} {'lines':>6} {'cold_ms':>8} {'cold/ref':>8}  {'place':22} {'line':>5} " \
              f"{'p50_ms':>7} {'p95_ms':>7} {'p95/ref':>7} {'hover95':>7}  " + " ".join(f"{k:>10}" for k in memory_keys)
     print(header)
     for name, r in rows:
@@ -283,7 +309,7 @@ def report(title: str, rows: list[tuple[str, dict]], memory_keys: tuple[str, ...
         for place, p in r["places"].items() or [("-", {})]:
             ratio = f"{p['p95_ms'] / ref_p95:.2f}" if ref_p95 else "-"
             lead = f"{name:34} {r['lines']:>6} {r['cold_ms']:>8} {cold_ratio:>8}" if first else " " * 59
-            print(f"{lead}  {place:17} {p['line']:>5} {p['p50_ms']:>7} {p['p95_ms']:>7} {ratio:>7} "
+            print(f"{lead}  {place:22} {p['line']:>5} {p['p50_ms']:>7} {p['p95_ms']:>7} {ratio:>7} "
                   f"{str(p.get('hover_p95_ms', '-')):>7}  " + (memory if first else ""))
             first = False
 

@@ -5,8 +5,8 @@
                                 [--pypto-root DIR] [--mode auto|pipeline|pass-only]
                                 [--lens CMD] [--all] [--json]
 
---oracle-python   the interpreter that can import PyPTO (the oracle's venv python, built
-                  with ../shared/oracle/build-pypto.sh; not part of this repository)
+--oracle-python   the interpreter that can import PyPTO (a venv where PyPTO is built as its own
+                  installation docs say; nothing of that build is part of this repository)
 --oracle-script   the oracle driver (../shared/oracle/oracle.py); it prints every IR call's line, column
                   and arg_directions after PyPTO's DeriveCallDirections
 --pypto-root      exported as PYPTO_ROOT for the oracle (default: inherit the environment)

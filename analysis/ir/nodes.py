@@ -149,6 +149,7 @@ class OpCall:
     span: Span
     name_span: Span
     owner: str = ""  # the function whose text holds this call (differs after inlining, N1)
+    views: dict = field(default_factory=dict, init=False, repr=False, compare=False)  # pipeline/types.resolve_op's
 
 
 class CalleeForm(Word):
@@ -377,6 +378,7 @@ class Function:
     role: Optional[str] = None
     problems: list[tuple[str, str, Span]] = field(default_factory=list)  # declaration errors
     returns_span: Optional[Span] = None
+    digest: str = field(default="", compare=False)  # what it was lowered from (workspace/document.py)
 
     def param_index(self, name: str) -> Optional[int]:
         for i, p in enumerate(self.params):
@@ -396,34 +398,41 @@ def walk_stmts(body: list[Stmt]) -> Iterator[Stmt]:
             yield from walk_stmts(stmt.body)
 
 
-def expr_vars(expr: Any) -> Iterator[Var]:
-    """Every variable version an expression uses."""
-    if isinstance(expr, Ref):
-        yield expr.var
-    elif isinstance(expr, TupleGet):
-        yield expr.var
-    elif isinstance(expr, (OpCall,)):
+def expr_vars(expr: Any) -> list[Var]:
+    """Every variable version an expression uses, in order (a list: walks are hot, issue 8)."""
+    out: list[Var] = []
+    _collect_vars(expr, out)
+    return out
+
+
+def _collect_vars(expr: Any, out: list) -> None:
+    kind = type(expr)
+    if kind is Ref or kind is TupleGet:
+        out.append(expr.var)
+    elif kind is Const or kind is Sym or expr is None:
+        return
+    elif kind is OpCall:
         for a in expr.args:
-            yield from expr_vars(a)
+            _collect_vars(a, out)
         for a in expr.kwargs.values():
-            yield from expr_vars(a)
-    elif isinstance(expr, UserCall):
+            _collect_vars(a, out)
+    elif kind is UserCall:
         for a in expr.args:
-            yield from expr_vars(a)
+            _collect_vars(a, out)
         for a in expr.deps:
-            yield from expr_vars(a)
+            _collect_vars(a, out)
         for a, _, _ in expr.keywords.values():  # left unbound when the callee is unknown
-            yield from expr_vars(a)
-    elif isinstance(expr, (TupleExpr,)):
+            _collect_vars(a, out)
+    elif kind is TupleExpr:
         for a in expr.elts:
-            yield from expr_vars(a)
-    elif isinstance(expr, Subscript):
-        yield from expr_vars(expr.value)
+            _collect_vars(a, out)
+    elif kind is Subscript:
+        _collect_vars(expr.value, out)
         for a in expr.index:
-            yield from expr_vars(a)
-    elif isinstance(expr, Arith):
+            _collect_vars(a, out)
+    elif kind is Arith:
         for a in expr.operands:
-            yield from expr_vars(a)
-    elif isinstance(expr, Other):
+            _collect_vars(a, out)
+    elif kind is Other:
         for a in expr.parts:
-            yield from expr_vars(a)
+            _collect_vars(a, out)

@@ -103,8 +103,10 @@ def normalise(body: list, inline_of: InlineLookup, depth: int = 0, params_of=lam
                 out.extend(_expand(stmt, helper, inline_of, depth, params_of, pending))
                 continue
         if isinstance(stmt, ir.If):  # (an `if` over constants was decided in lowering)
-            stmt = replace(stmt, then=normalise(stmt.then, inline_of, depth, params_of, pending),
-                           orelse=normalise(stmt.orelse, inline_of, depth, params_of, pending))
+            then = normalise(stmt.then, inline_of, depth, params_of, pending)
+            orelse = normalise(stmt.orelse, inline_of, depth, params_of, pending)
+            if not (_kept(then, stmt.then) and _kept(orelse, stmt.orelse)):
+                stmt = replace(stmt, then=then, orelse=orelse)
         elif isinstance(stmt, ir.Loop):
             trips = proven_trips(stmt)
             if trips == 0:  # D7: Simplify deletes the loop; results are the inits
@@ -114,11 +116,21 @@ def normalise(body: list, inline_of: InlineLookup, depth: int = 0, params_of=lam
             if trips == 1:
                 out.extend(_lift_one_trip(stmt, normalise(stmt.body, inline_of, depth, params_of, pending), pending))
                 continue
-            stmt = replace(stmt, body=normalise(stmt.body, inline_of, depth, params_of, pending))
+            body = normalise(stmt.body, inline_of, depth, params_of, pending)
+            if not _kept(body, stmt.body):
+                stmt = replace(stmt, body=body)
         elif isinstance(stmt, ir.Scope):
-            stmt = replace(stmt, body=normalise(stmt.body, inline_of, depth, params_of, pending))
+            body = normalise(stmt.body, inline_of, depth, params_of, pending)
+            if not _kept(body, stmt.body):
+                stmt = replace(stmt, body=body)
         out.append(stmt)
     return out
+
+
+def _kept(new: list, old: list) -> bool:
+    """Did a pass leave a block as it was (the same statements)? Then the block itself is kept:
+    the passes copy only what they change (N1 over a long function, issue 8)."""
+    return len(new) == len(old) and all(a is b for a, b in zip(new, old))
 
 
 def _lift_one_trip(loop: ir.Loop, body: list, pending: _Pending) -> list:
@@ -256,14 +268,19 @@ def _rename_after(body: list, after: dict, active: dict) -> list:
         if isinstance(st, ir.Scope):
             uses = [renamer.expr(e) for e in st.uses] if renamer else st.uses
             deps = [renamer.expr(e) for e in st.deps] if renamer else st.deps
-            new = replace(st, uses=uses, deps=deps, body=_rename_after(st.body, after, active))
+            inner = _rename_after(st.body, after, active)
+            new = st if _kept(uses, st.uses) and _kept(deps, st.deps) and _kept(inner, st.body) else \
+                replace(st, uses=uses, deps=deps, body=inner)
         elif isinstance(st, ir.If):
-            new = replace(renamer.stmt(replace(st, then=[], orelse=[])) if renamer else st,
-                          then=_rename_after(st.then, after, dict(active)),
-                          orelse=_rename_after(st.orelse, after, dict(active)))
+            head = renamer.head(st) if renamer else st
+            then = _rename_after(st.then, after, dict(active))
+            orelse = _rename_after(st.orelse, after, dict(active))
+            new = st if head is st and _kept(then, st.then) and _kept(orelse, st.orelse) else \
+                replace(head, then=then, orelse=orelse)
         elif isinstance(st, ir.Loop):
-            head = renamer.stmt(replace(st, body=[])) if renamer else st
-            new = replace(head, body=_rename_after(st.body, after, dict(active)))
+            head = renamer.head(st) if renamer else st
+            inner = _rename_after(st.body, after, dict(active))
+            new = st if head is st and _kept(inner, st.body) else replace(head, body=inner)
         else:
             new = renamer.stmt(st) if renamer else st
         out.append(new)
@@ -276,12 +293,14 @@ def _drop_phis(body: list, dead: set) -> list:
     out = []
     for st in body:
         if isinstance(st, ir.If):
-            st = replace(st, then=_drop_phis(st.then, dead), orelse=_drop_phis(st.orelse, dead),
-                         phis=[p for p in st.phis if p.var not in dead])
-        elif isinstance(st, ir.Loop):
-            st = replace(st, body=_drop_phis(st.body, dead))
-        elif isinstance(st, ir.Scope):
-            st = replace(st, body=_drop_phis(st.body, dead))
+            then, orelse = _drop_phis(st.then, dead), _drop_phis(st.orelse, dead)
+            phis = [p for p in st.phis if p.var not in dead]
+            if not (_kept(then, st.then) and _kept(orelse, st.orelse) and len(phis) == len(st.phis)):
+                st = replace(st, then=then, orelse=orelse, phis=phis)
+        elif isinstance(st, (ir.Loop, ir.Scope)):
+            inner = _drop_phis(st.body, dead)
+            if not _kept(inner, st.body):
+                st = replace(st, body=inner)
         out.append(st)
     return out
 
@@ -371,7 +390,8 @@ class _Cloner:
 
 
 class _Renamer(_Cloner):
-    """Substitutes variables at their uses only: definitions keep their identity."""
+    """Substitutes variables at their uses only: definitions keep their identity, and what holds
+    no renamed use is kept as it is (the same objects, not copies)."""
 
     def define(self, v: Optional[ir.Var]) -> Optional[ir.Var]:
         return v
@@ -382,3 +402,101 @@ class _Renamer(_Cloner):
             seen.add(v)
             v = self.map[v]
         return v
+
+    def block(self, body: list) -> list:
+        out = [self.stmt(st) for st in body]
+        return body if _kept(out, body) else out
+
+    def head(self, st):
+        """An if's or a loop's own expressions renamed (its blocks left as they are)."""
+        if isinstance(st, ir.If):
+            cond = self.expr(st.cond)
+            phis = self._phis(st.phis)
+            return st if cond is st.cond and phis is st.phis else replace(st, cond=cond, phis=phis)
+        bounds = self._exprs(st.bounds)
+        uses = self._exprs(st.header_uses)
+        carries = self._carries(st.carries)
+        if bounds is st.bounds and uses is st.header_uses and carries is st.carries:
+            return st
+        return replace(st, bounds=bounds, header_uses=uses, carries=carries)
+
+    def stmt(self, st):
+        kind = type(st)
+        if kind is ir.Assign:
+            value = self.expr(st.value)
+            return st if value is st.value else ir.Assign(st.var, value, st.span, st.hoisted)
+        if kind is ir.If:
+            head = self.head(st)
+            then, orelse = self.block(st.then), self.block(st.orelse)
+            return st if head is st and then is st.then and orelse is st.orelse else \
+                replace(head, then=then, orelse=orelse)
+        if kind is ir.Loop:
+            head = self.head(st)
+            body = self.block(st.body)
+            return st if head is st and body is st.body else replace(head, body=body)
+        if kind is ir.Scope:
+            uses, deps, body = self._exprs(st.uses), self._exprs(st.deps), self.block(st.body)
+            names = st.attrs.get("names")
+            renamed = {self.var(k): name for k, name in names.items()} if names else None
+            attrs = st.attrs if not names or all(a is b for a, b in zip(renamed, names)) else \
+                dict(st.attrs, names=renamed)
+            if uses is st.uses and deps is st.deps and body is st.body and attrs is st.attrs:
+                return st
+            return replace(st, uses=uses, deps=deps, body=body, attrs=attrs)
+        if kind is ir.Return:
+            values = self._exprs(st.values)
+            return st if values is st.values else ir.Return(values, st.span)
+        if kind is ir.OpaqueStmt:
+            uses = self._exprs(st.uses)
+            return st if uses is st.uses else ir.OpaqueStmt(uses, st.span, st.what)
+        return st
+
+    def _exprs(self, items: list) -> list:
+        out = [self.expr(e) for e in items]
+        return items if _kept(out, items) else out
+
+    def _phis(self, phis: list) -> list:
+        out = [p if self.var(p.then_value) is p.then_value and self.var(p.else_value) is p.else_value
+               else ir.Phi(p.var, self.var(p.then_value), self.var(p.else_value)) for p in phis]
+        return phis if _kept(out, phis) else out
+
+    def _carries(self, carries: list) -> list:
+        out = [c if self.var(c.init) is c.init and self.var(c.yield_value) is c.yield_value
+               else ir.Carry(c.iter_var, self.var(c.init), self.var(c.yield_value), c.result) for c in carries]
+        return carries if _kept(out, carries) else out
+
+    def expr(self, e):
+        kind = type(e)
+        if kind is ir.Ref:
+            v = self.var(e.var)
+            return e if v is e.var else ir.Ref(v, e.span)
+        if kind is ir.Const or kind is ir.Sym or e is None:
+            return e
+        if kind is ir.TupleGet:
+            v = self.var(e.var)
+            return e if v is e.var else ir.TupleGet(v, e.index, e.span)
+        if kind is ir.OpCall:
+            args = self._exprs(e.args)
+            kwargs = {k: self.expr(v) for k, v in e.kwargs.items()}
+            same = all(kwargs[k] is v for k, v in e.kwargs.items())
+            return e if args is e.args and same else replace(e, args=args, kwargs=kwargs if not same else e.kwargs)
+        if kind is ir.UserCall:
+            args, deps = self._exprs(e.args), self._exprs(e.deps)
+            keywords = {k: (self.expr(v), span, marker) for k, (v, span, marker) in e.keywords.items()}
+            same = all(keywords[k][0] is v for k, (v, _, _) in e.keywords.items())
+            if args is e.args and deps is e.deps and same:
+                return e
+            return replace(e, args=args, deps=deps, keywords=e.keywords if same else keywords)
+        if kind is ir.TupleExpr:
+            elts = self._exprs(e.elts)
+            return e if elts is e.elts else ir.TupleExpr(elts, e.span)
+        if kind is ir.Subscript:
+            value, index = self.expr(e.value), self._exprs(e.index)
+            return e if value is e.value and index is e.index else ir.Subscript(value, index, e.has_slice, e.span)
+        if kind is ir.Arith:
+            operands = self._exprs(e.operands)
+            return e if operands is e.operands else ir.Arith(e.op, operands, e.span)
+        if kind is ir.Other:
+            parts = self._exprs(e.parts)
+            return e if parts is e.parts else ir.Other(parts, e.span, e.what)
+        return e

@@ -6,7 +6,6 @@ and flow through copies, phis and loop carries.
 """
 from __future__ import annotations
 
-import weakref
 from typing import Callable, Mapping, Optional
 
 from ..ir import nodes as ir
@@ -74,10 +73,10 @@ def kwarg_values(call: ir.OpCall, resolved: Optional[ResolvedCall] = None) -> di
 class OpView:
     """One operator call seen through the registry: the op, and the effect on each DSL argument."""
 
-    __slots__ = ("call", "resolved", "op_kwargs")
+    __slots__ = ("dsl", "args", "kwargs", "resolved", "op_kwargs")
 
     def __init__(self, call: ir.OpCall, resolved: ResolvedCall):
-        self.call = call
+        self.dsl, self.args, self.kwargs = call.dsl, call.args, call.kwargs  # (not the call: it keeps its views)
         self.resolved = resolved
         self.op_kwargs = kwarg_values(call, resolved)  # op kwarg name -> normalised value
 
@@ -87,10 +86,10 @@ class OpView:
 
     def arguments(self):
         """(DSL argument expression, op index or None) for positional and keyword arguments."""
-        for i, arg in enumerate(self.call.args):
+        for i, arg in enumerate(self.args):
             index = self.resolved.positional[i] if i < len(self.resolved.positional) else None
             yield arg, index
-        for name, arg in self.call.kwargs.items():
+        for name, arg in self.kwargs.items():
             index = self.resolved.keyword.get(name)
             if index is not None:
                 yield arg, index
@@ -116,18 +115,17 @@ def resolve_op(call: ir.OpCall, types: Mapping, registry: Registry) -> OpView:
         return OpView(call, resolved)
     kinds = tuple(kind_of(a, types) for a in call.args)
     resolved = registry.resolve(call.dsl, kinds, len(call.args), tuple(call.kwargs))
-    # every stage asks again about the same call: keep its view (the kwargs are read once)
-    views = _VIEWS.get(call)
-    if views is None:
-        views = _VIEWS[call] = {}
+    # every stage asks again about the same call: keep its view (the kwargs are read once) on the call
+    # itself, so that it lives as long as the call does (a weak dict from calls to views that hold
+    # their call kept every operator call ever analysed alive: issue 13)
+    views = call.views
     known = views.get(id(resolved))
     if known is not None and known.resolved is resolved:
         return known
+    if len(views) >= 4:  # (a call has one or two kinds of operands in practice; ids of gone resolutions)
+        views.clear()
     view = views[id(resolved)] = OpView(call, resolved)
     return view
-
-
-_VIEWS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()  # OpCall -> {id(ResolvedCall): OpView}
 
 
 def subscript_is_slice(sub: ir.Subscript, types: Mapping) -> bool:
@@ -212,7 +210,6 @@ def _value_type(value, types, registry: Registry, returns_of: ReturnsOf) -> Type
 
 def op_result_type(view: OpView, types: Mapping) -> Type:
     op = view.op_name or ""
-    call = view.call
     if op in SCALAR_RESULT_OPS:
         return ir.SCALAR
     if op in HANDLE_RESULT_OPS:
@@ -220,7 +217,7 @@ def op_result_type(view: OpView, types: Mapping) -> Type:
     if op == "array.create":
         return Type("array")
     if not op:
-        classes = {expr_type(a, types).cls for a in call.args}
+        classes = {expr_type(a, types).cls for a in view.args}
         if "scalar" in classes and not classes & {"tensor", "tile", "dtensor"}:
             return ir.SCALAR  # computed in Python from scalars (`pl.min(16, n)`, `pl.cast(n, pl.INDEX)`)
     alias = None
@@ -233,10 +230,10 @@ def op_result_type(view: OpView, types: Mapping) -> Type:
             return t
     if op in ("tensor.create", "tensor.full"):
         shape = None
-        if call.args and isinstance(call.args[0], ir.TupleExpr):
-            dims = [e.value if isinstance(e, ir.Const) else "?" for e in call.args[0].elts]
+        if view.args and isinstance(view.args[0], ir.TupleExpr):
+            dims = [e.value if isinstance(e, ir.Const) else "?" for e in view.args[0].elts]
             shape = tuple(dims)
-        dtype = call.kwargs.get("dtype")
+        dtype = view.kwargs.get("dtype")
         return ir.Type("tensor", shape, dtype.path.rsplit(".", 1)[-1] if isinstance(dtype, ir.Sym) else None)
     family = op.split(".", 1)[0]
     if op.startswith("pld.tensor") or op.startswith("builtin.tensor"):
@@ -247,8 +244,8 @@ def op_result_type(view: OpView, types: Mapping) -> Type:
         return ir.TILE
     if family in ("system", "pld"):
         return ir.UNKNOWN
-    if call.dsl.startswith("pl.") and call.args:  # an unknown op: follow its first shaped operand
-        for arg in call.args:
+    if view.dsl.startswith("pl.") and view.args:  # an unknown op: follow its first shaped operand
+        for arg in view.args:
             t = expr_type(arg, types)
             if t.cls in ("tensor", "tile"):
                 return Type(t.cls)

@@ -7,42 +7,53 @@ from ..ir import nodes as ir
 from .model import Dispatch
 
 
-def iter_uses(body: list) -> Iterator[ir.Var]:
+def iter_uses(body: list) -> list[ir.Var]:
     """Every variable use in a body, in a left-to-right, top-to-bottom walk (O3)."""
+    out: list[ir.Var] = []
+    _uses(body, out)
+    return out
+
+
+def _uses(body: list, out: list) -> None:
+    collect = ir._collect_vars
     for stmt in body:
-        if isinstance(stmt, ir.Assign):
-            yield from ir.expr_vars(stmt.value)
-        elif isinstance(stmt, Dispatch):
-            yield from ir.expr_vars(stmt.call)
-        elif isinstance(stmt, ir.If):
-            yield from ir.expr_vars(stmt.cond)
-            yield from iter_uses(stmt.then)
-            yield from iter_uses(stmt.orelse)
+        kind = type(stmt)
+        if kind is ir.Assign:
+            collect(stmt.value, out)
+        elif kind is Dispatch:
+            collect(stmt.call, out)
+        elif kind is ir.If:
+            collect(stmt.cond, out)
+            _uses(stmt.then, out)
+            _uses(stmt.orelse, out)
             for phi in stmt.phis:
                 for v in (phi.then_value, phi.else_value):
                     if v is not None:
-                        yield v
-        elif isinstance(stmt, ir.Loop):
+                        out.append(v)
+        elif kind is ir.Loop:
             for b in stmt.bounds:
-                yield from ir.expr_vars(b)
+                collect(b, out)
             for e in stmt.header_uses:
-                yield from ir.expr_vars(e)
+                collect(e, out)
             for c in stmt.carries:
                 if c.init is not None:
-                    yield c.init
-            yield from iter_uses(stmt.body)
+                    out.append(c.init)
+            _uses(stmt.body, out)
             for c in stmt.carries:
                 if c.yield_value is not None:
-                    yield c.yield_value
-        elif isinstance(stmt, ir.Scope):
+                    out.append(c.yield_value)
+        elif kind is ir.Scope:
             for e in stmt.uses:
-                yield from ir.expr_vars(e)
+                collect(e, out)
             for e in stmt.deps:
-                yield from ir.expr_vars(e)
-            yield from iter_uses(stmt.body)
-        elif isinstance(stmt, (ir.Return, ir.OpaqueStmt)):
-            for e in (stmt.values if isinstance(stmt, ir.Return) else stmt.uses):
-                yield from ir.expr_vars(e)
+                collect(e, out)
+            _uses(stmt.body, out)
+        elif kind is ir.Return:
+            for e in stmt.values:
+                collect(e, out)
+        elif kind is ir.OpaqueStmt:
+            for e in stmt.uses:
+                collect(e, out)
 
 
 def defined_vars(body: list) -> set:

@@ -82,10 +82,13 @@ class ShownHint:
     more: bool = False  # `+N`: what did not fit
 
 
-def shown_hints(analysis: DocumentAnalysis, options: HintOptions) -> list[ShownHint]:
-    """Every hint of the document, in position order, as the options show them."""
+def shown_hints(analysis: DocumentAnalysis, options: HintOptions,
+                lines: Optional[tuple[int, int]] = None) -> list[ShownHint]:
+    """Every hint of the document (of lines [first, last] with `lines`: a request costs the lines it
+    asks about), in position order, as the options show them."""
     per_line: dict[int, list] = {}  # line -> [(priority, [ShownHint, ...]) or a scope site]
-    for site in analysis.calls:
+    sites = analysis.calls if lines is None else analysis.calls_between(*lines)
+    for site in sites:
         if site.scope:
             if options.scope_headers and site.hints and not options.scope_lenses:
                 per_line.setdefault(site.hints[0].line, []).append(site)
@@ -106,7 +109,8 @@ def shown_hints(analysis: DocumentAnalysis, options: HintOptions) -> list[ShownH
             per_line.setdefault(change.line, []).append((0, [item]))
     out: list[ShownHint] = []
     for line in sorted(per_line):
-        out.extend(_fit(per_line[line], options))
+        if lines is None or lines[0] <= line <= lines[1]:  # (a line is fitted as a whole)
+            out.extend(_fit(per_line[line], options))
     out.sort(key=lambda h: (h.line, h.col))
     return out
 

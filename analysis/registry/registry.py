@@ -32,6 +32,11 @@ SCALAR_RESULT_OPS = frozenset({"tensor.read", "tile.read", "tensor.dim", "tile.g
 HANDLE_RESULT_OPS = frozenset({"pld.system.get_comm_ctx"})
 
 
+# Bound of the resolved-call cache: an entry (a DSL name, its operand kinds, a ResolvedCall) weighs
+# about 500 bytes, so at most 2 MB; every DSL name ever typed was kept (issue 13).
+RESOLVED_CACHE_ENTRIES = 4096
+
+
 @dataclass(frozen=True)
 class ResolvedCall:
     """A DSL call resolved to the op it emits, with the op index of each DSL argument."""
@@ -77,6 +82,8 @@ class Registry:
         key = (dsl_path, arg_kinds, nargs, kwarg_names)
         hit = self._cache.get(key)
         if hit is None:
+            if len(self._cache) >= RESOLVED_CACHE_ENTRIES:  # the oldest goes (the names typed and gone)
+                del self._cache[next(iter(self._cache))]
             hit = self._cache[key] = self._resolve(dsl_path, arg_kinds, nargs, kwarg_names)
         return hit
 

@@ -8,7 +8,7 @@ or decorator at the indentation of a unit boundary starts a new unit anyway.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Optional
 
@@ -33,6 +33,11 @@ class Unit:
     indent: int  # indentation of the unit's first line
     kind: str  # 'statement', 'class' (a class header), or 'member' (inside a class)
     parent: Optional[int] = None  # index of the class unit, for members
+    code: str = field(default="", compare=False)  # the text without comments and trailing blanks (code_text)
+
+    def __post_init__(self) -> None:
+        if not self.code:
+            object.__setattr__(self, "code", code_text(self.text))
 
     @property
     def is_header(self) -> bool:
@@ -62,7 +67,7 @@ def _statement_lines(lines: list[str]) -> list[bool]:
     return begins
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=4096)  # lines of at most ~100 characters: under 1 MB (65,536 kept 10 MB of edited lines)
 def _bracket_delta(line: str) -> int:
     """Opened minus closed brackets on a line without quotes (up to its comment)."""
     code = line.split("#", 1)[0]
@@ -100,6 +105,54 @@ def _scan_line(line: str, depth: int, quote: Optional[str]) -> tuple[int, Option
         elif depth:
             depth -= 1
         pos = m.end()
+
+
+_TRAILING_BLANK = re.compile(r"[ \t\f]$", re.M)
+
+
+def code_text(text: str) -> str:
+    """What the parser reads of a unit: its text with comments and trailing blanks cut (outside
+    strings), line for line, so every token keeps its line and column. Units are cached by it:
+    an edit that changes only a comment or trailing blanks changes no analysis (issue 8)."""
+    if "#" not in text and not _TRAILING_BLANK.search(text):
+        return text
+    out = []
+    quote: Optional[str] = None
+    for line in text.split("\n"):
+        code, quote = _code_of_line(line, quote)
+        out.append(code)
+    return "\n".join(out)
+
+
+def _code_of_line(line: str, quote: Optional[str]) -> tuple[str, Optional[str]]:
+    """The code of one line and the string still open at its end (long strings, or a short one
+    continued by a backslash), from the string open at its start."""
+    pos = 0
+    if quote is not None:
+        end = _STRING_END[quote].match(line)
+        if end is None:
+            return line, _still_open(line, quote)
+        pos = end.end()
+    while True:
+        m = _SCAN.search(line, pos)
+        if m is None:
+            return line.rstrip(" \t\f"), None
+        if m.group() == "#":
+            return line[:m.start()].rstrip(" \t\f"), None
+        opener = m.group(1)
+        if opener:
+            end = _STRING_END[opener].match(line, m.end())
+            if end is None:
+                return line, _still_open(line, opener)
+            pos = end.end()
+            continue
+        pos = m.end()
+
+
+def _still_open(line: str, quote: str) -> Optional[str]:
+    if len(quote) == 3:
+        return quote
+    return quote if line.endswith("\\") else None  # a short string goes on after a backslash-newline
 
 
 def _is_code(line: str) -> bool:
@@ -187,11 +240,11 @@ class Splitter:
         after = self.units[after_index:]
         shift = m - n
         middle = [Unit(u.start + start, u.end + start, u.text, u.indent, u.kind,
-                       None if u.parent is None else u.parent + len(before)) for u in fresh]
+                       None if u.parent is None else u.parent + len(before), u.code) for u in fresh]
         moved = len(before) + len(middle) - after_index
         tail = [u if not shift and not moved else
                 Unit(u.start + shift, u.end + shift, u.text, u.indent, u.kind,
-                     None if u.parent is None else u.parent + moved) for u in after]
+                     None if u.parent is None else u.parent + moved, u.code) for u in after]
         return before + middle + tail
 
     def _top_end(self, tops: list[int], k: int, n: Optional[int] = None) -> int:

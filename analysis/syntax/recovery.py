@@ -23,9 +23,10 @@ _CLOSER = {"(": ")", "[": "]", "{": "}"}
 _STRING = re.compile(r"""[rRbBuUfF]{0,2}("(?:[^"\\\n]|\\.)*"?|'(?:[^'\\\n]|\\.)*'?)""")
 
 
-def parse_recovering(text: str) -> tuple[list, Optional[SyntaxProblem]]:
-    """The statements of `text`, and the first syntax problem (None when it parsed as written)."""
-    stmts, problem = parse_unit(text)
+def parse_recovering(text: str, parse=parse_unit) -> tuple[list, Optional[SyntaxProblem]]:
+    """The statements of `text`, and the first syntax problem (None when it parsed as written).
+    `parse` is `parse_unit` or one equal to it (pieces.parse_by_statements with its cache)."""
+    stmts, problem = parse(text)
     if problem is None:
         return stmts, None
     lines = text.split("\n")
@@ -37,7 +38,7 @@ def parse_recovering(text: str) -> tuple[list, Optional[SyntaxProblem]]:
             repaired.add(start)
         elif not _set_aside(lines, problem, start):
             break
-        stmts, problem = parse_unit("\n".join(lines))
+        stmts, problem = parse("\n".join(lines))
         if problem is None:
             return stmts, first
     return [], first

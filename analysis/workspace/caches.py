@@ -1,18 +1,30 @@
 """The content-keyed caches every document of a workspace shares, and the cached parse of a unit.
 
-Keyed by content, not by line numbers: a unit's parse by its text, a function's
-lowering by its unit's text and the module context, a program's chain by its
-functions and their callees' signatures, a program's placed results by its offsets.
+Keyed by content, not by line numbers or object ids: a unit's parse by its code, a long
+function's statements by their text and line, a function's lowering by its unit's code and the
+module context, a program's chain by its functions' lowerings (their digests) and what it reads of
+other programs and files (their effective signatures), a program's placed results by all that and
+its offsets.
+
+Bounded in size, not in entries (issue 13). What the last analysis of a document used is held for
+that document (until it is analysed again, or forgotten when it closes): memory follows the
+documents' current texts. What no current analysis uses (past versions: the edits typed and
+undone) is kept while it weighs, in characters of the source it was made from, at most the
+cache's `spare` bound; the least recently used goes first. Characters are the proxy for bytes:
+a parse, a lowering or a program result grows with the text it comes from (about 20, 10 and 60
+bytes a character on PyPTO's models).
 """
 from __future__ import annotations
 
+from collections import OrderedDict
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Optional
+from typing import Callable, Optional
 
 from ..syntax import chunker
+from ..syntax import pieces
 from ..syntax.parser import SyntaxProblem
 from ..syntax.recovery import parse_recovering
-from .lru import LRU
 
 
 @dataclass
@@ -22,29 +34,172 @@ class ParsedUnit:
     contributions: dict = field(default_factory=dict, compare=False)  # context key -> unit_contribution
 
 
+_MISSING = object()
+
+
+class ContentCache:
+    """Values by content key: those some document's current analysis uses are held, the others are
+    spare, at most `spare` characters of source in all (the least recently used go first)."""
+
+    def __init__(self, spare: int):
+        self.spare_bound = spare
+        self.values: dict = {}
+        self.weights: dict = {}
+        self.holders: dict = {}  # key -> how many documents' current analyses use it
+        self.spare: OrderedDict = OrderedDict()  # keys no document holds, least recently used first
+        self.spare_weight = 0
+        self.recording: Optional[dict] = None  # key -> value: what the analysis running now uses
+
+    def __len__(self) -> int:
+        return len(self.values)
+
+    def get_or(self, key, make: Callable[[], object], weight: int):
+        value = self.values.get(key, _MISSING)
+        if value is _MISSING:
+            value = make()
+            self.values[key] = value
+            self.weights[key] = max(1, weight)
+            self._to_spare(key)
+        elif key in self.spare:
+            self.spare.move_to_end(key)
+        if self.recording is not None:
+            self.recording[key] = value
+        return value
+
+    def get(self, key, default=None):
+        """The value if cached (recorded as used, like get_or), else `default`."""
+        value = self.values.get(key, _MISSING)
+        if value is _MISSING:
+            return default
+        if key in self.spare:
+            self.spare.move_to_end(key)
+        if self.recording is not None:
+            self.recording[key] = value
+        return value
+
+    def put(self, key, value, weight: int) -> None:
+        """Set (or replace) a value."""
+        if key in self.values:
+            self.values[key] = value
+            if self.recording is not None:
+                self.recording[key] = value
+        else:
+            self.get_or(key, lambda: value, weight)
+
+    def hold(self, used: dict) -> None:
+        for key, value in used.items():
+            if key not in self.values:  # (spared and dropped while the analysis ran: it is in use)
+                self.values[key] = value
+                self.weights.setdefault(key, 1)
+            elif key in self.spare:
+                del self.spare[key]
+                self.spare_weight -= self.weights[key]
+            self.holders[key] = self.holders.get(key, 0) + 1
+
+    def release(self, used: dict) -> None:
+        for key in used:
+            count = self.holders.get(key, 0) - 1
+            if count > 0:
+                self.holders[key] = count
+            elif key in self.values:
+                self.holders.pop(key, None)
+                self._to_spare(key)
+
+    def _to_spare(self, key) -> None:
+        self.spare[key] = None
+        self.spare_weight += self.weights[key]
+        while self.spare_weight > self.spare_bound and self.spare:
+            old, _ = self.spare.popitem(last=False)
+            self.spare_weight -= self.weights.pop(old)
+            del self.values[old]
+
+    def clear(self) -> None:
+        self.__init__(self.spare_bound)
+
+    def weight(self) -> int:
+        """The characters of source behind every value held or spare."""
+        return sum(self.weights.values())
+
+
 class Caches:
-    """Content-keyed caches shared by every document of a workspace."""
+    """Content-keyed caches shared by every document of a workspace (bounds: see the module)."""
 
     def __init__(self) -> None:
-        self.parses = LRU(20000)
-        self.lowered = LRU(20000)
-        self.programs = LRU(2000)
-        self.placed = LRU(4000)  # a program's results in absolute positions, by its offsets
+        self.parses = ContentCache(spare=100_000)  # (kind, code) -> ParsedUnit
+        self.statements = ContentCache(spare=50_000)  # pieces.parse_by_statements: (text, line) -> parse
+        self.lowered = ContentCache(spare=100_000)  # a function's lowering key -> ir.Function
+        self.programs = ContentCache(spare=50_000)  # a program's functions and externals -> ProgramResult
+        self.placed = ContentCache(spare=50_000)  # ... and its offsets -> its results in the document
+        self.module_copies = ContentCache(spare=50_000)  # a module function as another program sees it
         self.splitters: dict = {}  # uri -> the chunker.Splitter of that document
-        self.module_copies = LRU(2000)  # (module function, offset) -> its external copy
+        self._held: dict[str, dict] = {}  # uri -> {cache name: what its current analysis uses}
+        self._stack: list = []
+
+    def all(self) -> dict[str, ContentCache]:
+        return {name: getattr(self, name) for name in ("parses", "statements", "lowered", "programs", "placed",
+                                                       "module_copies")}
 
     def splitter(self, uri: str) -> chunker.Splitter:
         if uri not in self.splitters:
             self.splitters[uri] = chunker.Splitter()
         return self.splitters[uri]
 
+    @contextmanager
+    def analysing(self, uri: Optional[str]):
+        """While a document is analysed, what it uses of each cache is recorded; afterwards that is
+        what the document holds (instead of what its previous analysis used). Analyses nest (a
+        document analyses what it imports): each records its own."""
+        caches = self.all()
+        saved = [cache.recording for cache in caches.values()]
+        used = {name: {} for name in caches}
+        for name, cache in caches.items():
+            cache.recording = used[name]
+        try:
+            yield
+        finally:
+            for cache, recording in zip(caches.values(), saved):
+                cache.recording = recording
+            if uri is not None:
+                # only the difference changes hands (a keystroke changes a few of a file's keys): what
+                # both analyses use stayed held by the old one all along
+                before = self._held.get(uri) or {name: {} for name in caches}
+                for name, cache in caches.items():
+                    old, new = before[name], used[name]
+                    cache.hold({key: value for key, value in new.items() if key not in old})
+                    cache.release([key for key in old if key not in new])
+                self._held[uri] = used
+
+    def forget(self, uri: str) -> None:
+        """The document's analysis is gone (closed, or replaced): what only it used becomes spare."""
+        old = self._held.pop(uri, None)
+        if old is not None:
+            for name, cache in self.all().items():
+                cache.release(old[name])
+
 
 def parse(caches: Caches, unit: chunker.Unit) -> ParsedUnit:
-    """A unit's statements and its first syntax problem, parsed once per (kind, text)."""
+    """A unit's statements and its first syntax problem, parsed once per (kind, code): its text
+    without comments and trailing blanks (chunker.code_text), so a comment typed changes nothing."""
     def run() -> ParsedUnit:
-        text = unit.text
+        text = unit.code
         if unit.kind == "class":
             text += "\n" + " " * 4 + "pass"  # a class header alone has no body
-        stmts, problem = parse_recovering(text)
+        if unit.end - unit.start >= pieces.MIN_LINES:  # a long function: statement by statement
+            stmts, problem = parse_recovering(text, lambda t: pieces.parse_by_statements(t, _Statements(caches)))
+        else:
+            stmts, problem = parse_recovering(text)
         return ParsedUnit(stmts, problem)
-    return caches.parses.get_or((unit.kind, unit.text), run)
+    return caches.parses.get_or((unit.kind, unit.code), run, len(unit.code))
+
+
+class _Statements:
+    """The statements cache as the mapping pieces.parse_by_statements expects."""
+
+    def __init__(self, caches: Caches):
+        self.cache = caches.statements
+
+    def get(self, key):
+        return self.cache.get(key)
+
+    def __setitem__(self, key, value) -> None:
+        self.cache.put(key, value, len(key[0]))

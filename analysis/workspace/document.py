@@ -52,6 +52,10 @@ class DocumentAnalyzer:
 
     def analyse(self, text: str, uri: Optional[str] = None,
                 version: Optional[int] = None) -> tuple[DocumentAnalysis, ModuleSummary]:
+        with self.caches.analysing(uri):  # what this analysis uses of the caches is what the document holds
+            return self._analyse(text, uri, version)
+
+    def _analyse(self, text: str, uri: Optional[str], version: Optional[int]) -> tuple[DocumentAnalysis, ModuleSummary]:
         units = self.caches.splitter(uri).split(text) if uri else chunker.split(text)
         lines = text.split("\n")
         parsed: list[ParsedUnit] = []
@@ -86,18 +90,15 @@ class DocumentAnalyzer:
             functions = self._lower(program, units, ctx, fingerprint)
             if not functions:
                 continue
+            size = sum(len(units[src.unit].code) for src, _ in functions.values())
             try:
-                result = self._chain(program, functions, registry, ctx, summary, closures)
+                result, key = self._chain(program, functions, registry, ctx, summary, closures, size)
             except RecursionError:
                 analysis.diagnostics.append(_failure(program, units, "is nested too deeply to analyse"))
                 continue
             offsets = tuple((name, units[src.unit].start) for name, (src, _) in functions.items())
-            key = (id(result), offsets, alias)
-
-            placed = self.caches.placed.get(key)
-            if placed is None or placed[0] is not result:  # (an id may be reused once a result is gone)
-                placed = self.caches.placed[key] = (result, place(program, functions, units, lines, result, alias))
-            calls, signatures, found, operators, (graphs, hazards, notes) = placed[1]
+            calls, signatures, found, operators, (graphs, hazards, notes) = self.caches.placed.get_or(
+                (key, offsets, alias), lambda: place(program, functions, units, lines, result, alias), size)
             analysis.calls.extend(calls)
             analysis.signatures.extend(signatures)
             analysis.diagnostics.extend(found + hazards)
@@ -120,15 +121,17 @@ class DocumentAnalyzer:
         out = {}
         for source in program.functions:
             unit = units[source.unit]
-            key = (unit.kind, unit.text, source.name, source.node.span, fingerprint,
+            key = (unit.kind, unit.code, source.name, source.node.span, fingerprint,
                    tuple(sorted(source.constants.items(), key=lambda kv: kv[0])) if source.constants else ())
 
-            def run(source=source):
+            def run(source=source, key=key):
                 constants = dict(ctx.constants)
                 constants.update(source.constants)
-                return FunctionLowering(ctx, constants, source.in_class).function(
+                function = FunctionLowering(ctx, constants, source.in_class).function(
                     source.node, source.kind, source.jit, source.attrs)
-            out[source.name] = (source, self.caches.lowered.get_or(key, run))
+                function.digest = hashlib.sha1(repr(key).encode("utf-8", "replace")).hexdigest()
+                return function
+            out[source.name] = (source, self.caches.lowered.get_or(key, run, len(unit.code)))
         return out
 
     def _module_function(self, ref: ir.CalleeRef, program: ProgramDecl, summary: ModuleSummary,
@@ -145,15 +148,13 @@ class DocumentAnalyzer:
         return None
 
     def _copy(self, fn: Fn, owner: str, offset: int) -> Fn:
-        key = (id(fn), owner, offset)
-        copy = self.caches.module_copies.get(key)
-        if copy is None or copy[0] is not fn:
-            copy = (fn, external_copy(fn, owner, (None, offset)))
-            self.caches.module_copies[key] = copy
-        return copy[1]
+        return self.caches.module_copies.get_or((signature_token(fn), owner, offset),
+                                                lambda: external_copy(fn, owner, (None, offset)), 100)
 
     def _chain(self, program: ProgramDecl, functions, registry: Registry, ctx: ModuleContext, summary: ModuleSummary,
-               closures: dict) -> ProgramResult:
+               closures: dict, size: int) -> tuple[ProgramResult, tuple]:
+        """The program's result, and the content it was made from (its functions' lowerings and the
+        effective signatures it read of other programs and files)."""
         lowered = [fn for _, fn in functions.values()]
         externals: dict = {}
 
@@ -165,13 +166,24 @@ class DocumentAnalyzer:
                     externals[ref] = self.external(ref, ctx)
             return externals[ref]
 
-        key = (program.name, tuple(id(fn) for fn in lowered), id(registry))
+        key = (program.name, tuple(fn.digest for fn in lowered), registry)
         hit = self.caches.programs.get(key)
-        if hit is not None and all(external(ref) is fn for ref, fn in hit[1].items()):
-            return hit[0]
+        if hit is not None and all(signature_token(external(ref)) == token for ref, token in hit[1].items()):
+            return hit[0], (key, frozenset(hit[1].items()))
         result = analyse_program(program.name, lowered, registry, external)
-        self.caches.programs[key] = (result, dict(externals))
-        return result
+        read = {ref: signature_token(fn) for ref, fn in externals.items()}
+        self.caches.programs.put(key, (result, read), size)
+        return result, (key, frozenset(read.items()))
+
+
+def signature_token(fn: Optional[Fn]) -> Optional[tuple]:
+    """What a program reads of a function of another program or file: its effective signature,
+    where it sits, and what it was lowered from (an inline helper's body is expanded)."""
+    if fn is None:
+        return None
+    return (fn.key, fn.owner, fn.home, fn.kind.value, tuple(d.value for d in fn.dirs),
+            tuple((p.name, p.decl.value, p.type, p.span) for p in fn.params), fn.hidden_outputs, tuple(fn.returns),
+            tuple(sorted(fn.removed)), fn.source.digest if fn.source is not None else "")
 
 
 def _contribution(parsed: ParsedUnit, ctx: ModuleContext, fingerprint: str, kind: str):

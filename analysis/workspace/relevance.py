@@ -18,13 +18,13 @@ def relevance(caches: Caches, units: list[chunker.Unit]) -> tuple[Callable[[chun
     imports and constants (a pl file may import its sizes from a plain config module)."""
     names = set()
     for unit in units:
-        if unit.kind == "statement" and _IMPORT.match(unit.text) and "pypto" in unit.text:
+        if unit.kind == "statement" and _IMPORT.match(unit.code) and "pypto" in unit.code:
             ctx = build_context([parse(caches, unit).stmts])
             names.update(ctx.aliases)
 
     def module_level(unit: chunker.Unit) -> bool:
-        return unit.kind == "statement" and bool(_IMPORT.match(unit.text) or _ASSIGNMENT.match(unit.text))
+        return unit.kind == "statement" and bool(_IMPORT.match(unit.code) or _ASSIGNMENT.match(unit.code))
     if not names:
         return module_level, False
     mention = re.compile(r"\b(?:" + "|".join(sorted(map(re.escape, names))) + r")\b")
-    return (lambda unit: module_level(unit) or mention.search(unit.text) is not None), True
+    return (lambda unit: module_level(unit) or mention.search(unit.code) is not None), True

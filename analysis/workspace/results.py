@@ -5,6 +5,7 @@ the CLI render them. Lines are zero-based, columns are code points.
 """
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 from typing import Optional
 
@@ -129,6 +130,10 @@ class OperatorSite:
 
 @dataclass
 class DocumentAnalysis:
+    """A document's results. `calls` and `operators` are in the order of their start (line, col);
+    the lists are not changed once the analysis is handed out, so the questions below answer from
+    an index by line made on the first of them (a request costs the lines it asks about)."""
+
     uri: Optional[str]
     version: Optional[int]
     calls: list[CallSite]
@@ -140,11 +145,33 @@ class DocumentAnalysis:
     optional_diagnostics: list = field(default_factory=list)
     # scopes of other files' inline helpers this document expands (helper_callers.LentScope)
     lent: list = field(default_factory=list)
+    _index: Optional[tuple] = field(default=None, init=False, repr=False, compare=False)
+
+    def _lines(self) -> tuple:
+        if self._index is None:
+            calls = sorted(self.calls, key=lambda c: (c.range.line, c.range.col))
+            operators = sorted(self.operators, key=lambda o: (o.range.line, o.range.col))
+            reach = max((c.range.end_line - c.range.line for c in calls), default=0)
+            self._index = (calls, [c.range.line for c in calls], reach,
+                           operators, [o.range.line for o in operators],
+                           max((o.range.end_line - o.range.line for o in operators), default=0))
+        return self._index
+
+    def calls_between(self, first: int, last: int) -> list[CallSite]:
+        """The calls whose lines meet lines [first, last] (their hints are on their lines)."""
+        calls, starts, reach, *_ = self._lines()
+        lo, hi = bisect_left(starts, first - reach), bisect_right(starts, last)
+        return [c for c in calls[lo:hi] if c.range.end_line >= first]
+
+    def operators_between(self, first: int, last: int) -> list:
+        *_, operators, starts, reach = self._lines()
+        lo, hi = bisect_left(starts, first - reach), bisect_right(starts, last)
+        return [o for o in operators[lo:hi] if o.range.end_line >= first]
 
     def call_at(self, line: int, col: int) -> Optional[CallSite]:
         """The innermost call whose range holds the position."""
         best = None
-        for site in self.calls:
+        for site in self.calls_between(line, line):
             if site.range.holds(line, col):
                 if best is None or (site.range.line, site.range.col) >= (best.range.line, best.range.col):
                     best = site
@@ -155,7 +182,7 @@ class DocumentAnalysis:
         return next((change for change in self.signatures if change.range.holds(line, col)), None)
 
     def op_at(self, line: int, col: int) -> Optional[OperatorSite]:
-        return next((site for site in self.operators if site.range.holds(line, col)), None)
+        return next((site for site in self.operators_between(line, line) if site.range.holds(line, col)), None)
 
     def graph_at(self, line: int):
         """The task graph of the function whose text holds the line (None: not an orchestration)."""
@@ -166,4 +193,4 @@ class DocumentAnalysis:
 
     def calls_on_line(self, line: int) -> list[CallSite]:
         """The calls that start on a line (what `explain FILE:LINE` shows)."""
-        return [c for c in self.calls if c.range.line == line]
+        return [c for c in self.calls_between(line, line) if c.range.line == line]

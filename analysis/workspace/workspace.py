@@ -51,6 +51,7 @@ class Workspace:
         self._analyses: dict[str, tuple[tuple, DocumentAnalysis, Exports]] = {}
         self._lock = threading.RLock()
         self._active: set = set()  # documents being analysed (import cycles)
+        self._round: Optional[dict] = None  # uri -> its result, during one `analysis` (each file checked once)
 
     # -- documents --------------------------------------------------------------------
     def forget(self, uri: str) -> None:
@@ -58,6 +59,7 @@ class Workspace:
         with self._lock:
             self._analyses.pop(uri, None)
             self.caches.splitters.pop(uri, None)
+            self.caches.forget(uri)
 
     def text(self, uri: str) -> Optional[str]:
         doc = self._document(uri)
@@ -87,7 +89,14 @@ class Workspace:
     # -- analyses ---------------------------------------------------------------------------
     def analysis(self, uri: str) -> Optional[DocumentAnalysis]:
         with self._lock:
-            result = self._analyse(uri)
+            outer = self._round is None
+            if outer:  # every file the imports reach is checked once per question, not once per path to it
+                self._round = {}
+            try:
+                result = self._analyse(uri)
+            finally:
+                if outer:
+                    self._round = None
             return with_callers(self, uri, *result) if result else None
 
     def dependencies(self, uri: str) -> list[str]:
@@ -97,12 +106,20 @@ class Workspace:
             return [dep for dep, _ in cached[0][2]] if cached else []
 
     def _analyse(self, uri: str) -> Optional[tuple[DocumentAnalysis, Exports]]:
-        doc = self._document(uri)
-        if doc is None:
-            return None
+        if self._round is not None and uri in self._round:
+            return self._round[uri]
         if uri in self._active:  # an import cycle: use what we had, if anything
             cached = self._analyses.get(uri)
             return (cached[1], cached[2]) if cached else None
+        result = self._analyse_checked(uri)
+        if self._round is not None:
+            self._round[uri] = result
+        return result
+
+    def _analyse_checked(self, uri: str) -> Optional[tuple[DocumentAnalysis, Exports]]:
+        doc = self._document(uri)
+        if doc is None:
+            return None
         self._active.add(uri)
         try:
             deps: dict[str, str] = {}
@@ -145,7 +162,16 @@ class Workspace:
 
     # -- module resolution ------------------------------------------------------------------
     def resolve_module(self, from_uri: str, module: Optional[str], level: int) -> Optional[str]:
-        """The uri of `module` imported from `from_uri` (relative: `level` leading dots)."""
+        """The uri of `module` imported from `from_uri` (relative: `level` leading dots); looked up once
+        per question (`analysis`), which asks it for every import of every file it reaches."""
+        if self._round is None:
+            return self._resolve(from_uri, module, level)
+        key = ("resolve", from_uri, module, level)
+        if key not in self._round:
+            self._round[key] = self._resolve(from_uri, module, level)
+        return self._round[key]
+
+    def _resolve(self, from_uri: str, module: Optional[str], level: int) -> Optional[str]:
         origin = uri_to_path(from_uri)
         parts = module.split(".") if module else []
         bases: list[Path] = []
@@ -265,7 +291,7 @@ def _exports(uri: str, summary: ModuleSummary) -> Exports:
         parts.append(repr((name, fn.kind.value, [d.value for d in fn.dirs], [p.type for p in fn.params],
                            [p.name for p in fn.params], [p.decl.value for p in fn.params], [p.span for p in fn.params],
                            offsets.get(name, 0), fn.hidden_outputs, fn.returns,
-                           id(fn.source) if fn.kind is ir.Kind.INLINE else 0)))
+                           fn.source.digest if fn.kind is ir.Kind.INLINE and fn.source is not None else "")))
     parts.append(repr(sorted(constants.items(), key=lambda kv: kv[0])))
     parts.append(repr(sorted(imported.items())))
     fingerprint = hashlib.sha1("\n".join(parts).encode("utf-8", "replace")).hexdigest()

@@ -184,6 +184,14 @@ async def bounded(awaitable, seconds: float = WAIT):
     return await asyncio.wait_for(awaitable, seconds)
 
 
+async def until(predicate, seconds: float = 10.0):
+    """Wait (bounded) until `predicate()` holds."""
+    async def poll():
+        while not predicate():
+            await asyncio.sleep(0.02)
+    await bounded(poll(), seconds)
+
+
 def _record_publish(client: LensClient, params: types.PublishDiagnosticsParams):
     client.diagnostics[params.uri] = params.diagnostics
     client.published.append(params)

@@ -6,7 +6,7 @@ import asyncio
 import pytest
 from lsprotocol import types
 
-from lens_client import ENCODINGS, capabilities, label_text, pos, units
+from lens_client import ENCODINGS, capabilities, label_text, pos, units, until
 from lens_programs import (DEMO, LEAK_WRITE, LEAKY, MISUSE, RW_WRITE, argument_positions, with_broken_second,
                            written_argument)
 
@@ -110,6 +110,8 @@ async def test_operator_notes_when_switched_on_are_hints(start_session):
     config = {"pyptoLens": {"diagnostics": {"unclassifiedOperators": "on"}}}
     for encoding in ENCODINGS:
         async with start_session(capabilities(encoding), configuration=config) as client:
+            # the settings are in (the first answers may use the defaults: test_settings.py)
+            await until(lambda: client.diagnostic_refresh_count > 0)
             uri = client.open_new(UNKNOWN_OP)
             items = (await client.pull(uri)).items
             [unknown] = of_code(items, "UnknownOperator")

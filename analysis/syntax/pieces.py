@@ -1,0 +1,105 @@
+"""Parse a long function statement by statement: each top-level statement of its body on its own,
+cached by its text and first line, so a keystroke in an 870-line function reparses one statement.
+
+The result is exactly `parser.parse_unit` of the whole text (same nodes, same spans, same first
+problem): every statement is parsed at its own line (newlines before it), at its own indentation,
+and the statements of a body concatenate. Where a statement fails alone, the text from it to the
+end is parsed as one piece, which meets the same tokens as the whole parse does from there (the
+statements before it parsed, so it starts where a statement starts). A problem strictly before
+the statement's last line is the same problem either way (the same tokens led to it), so that
+piece's own problem serves.
+"""
+from __future__ import annotations
+
+import re
+from typing import Optional
+
+from . import nodes as n
+from .chunker import _continues, _indent, _is_code, _statement_lines
+from .parser import SyntaxProblem, parse_unit
+
+MIN_LINES = 60  # shorter units are parsed whole: nothing to gain
+_DEF = re.compile(r"[ \t]*(?:async[ \t]+)?def\b")
+
+Parsed = tuple[list, Optional[SyntaxProblem]]
+
+
+def parse_by_statements(text: str, cache) -> Parsed:
+    """`parse_unit(text)`, reusing the statements `cache` (a mapping (text, line) -> Parsed) holds."""
+    lines = text.split("\n")
+    split = _split(lines)
+    if split is None:
+        return parse_unit(text)
+    body_start, starts = split
+    header = _cached(cache, "\n".join(lines[:body_start]) + "\n" + " " * _indent(lines[body_start]) + "pass", 0)
+    stmts, problem = header
+    if problem is not None or len(stmts) != 1 or not isinstance(stmts[0], n.FunctionDef):
+        return parse_unit(text)
+    fdef = stmts[0]
+    body: list = []
+    bounds = starts + [len(lines)]
+    for k, start in enumerate(starts):
+        piece, problem = _cached(cache, "\n".join(lines[start:bounds[k + 1]]), start)
+        if problem is None:
+            body.extend(piece)
+            continue
+        if problem.line < _last_code_line(lines, start, bounds[k + 1]):
+            return [], problem
+        rest, problem = parse_unit("\n" * start + "\n".join(lines[start:]))
+        if problem is not None:
+            return [], problem
+        body.extend(rest)
+        break
+    return [n.FunctionDef(fdef.name, fdef.name_span, fdef.params, fdef.returns, body, fdef.decorators, fdef.span)], None
+
+
+def _cached(cache, piece: str, line: int) -> Parsed:
+    key = (piece, line)
+    got = cache.get(key)
+    if got is None:
+        got = cache[key] = parse_unit("\n" * line + piece)
+    return got
+
+
+def _split(lines: list[str]) -> Optional[tuple[int, list[int]]]:
+    """(the first line of the body, the first line of each of its top-level statements), or None
+    when the text is no plain `def` with an indented body (then it is parsed whole)."""
+    begins = _statement_lines(lines)
+    i = 0
+    while i < len(lines) and lines[i].lstrip().startswith("@"):
+        i += 1
+        while i < len(lines) and not begins[i]:
+            i += 1
+    if i >= len(lines) or not _DEF.match(lines[i]):
+        return None
+    body = i + 1
+    while body < len(lines) and not (begins[body] and _is_code(lines[body])):
+        body += 1
+    if body >= len(lines):
+        return None
+    indent = _indent(lines[body])
+    if indent <= _indent(lines[i]):
+        return None
+    starts: list[int] = []
+    after_decorator = False
+    for k in range(body, len(lines)):
+        if not (begins[k] and _is_code(lines[k])):
+            continue
+        width = _indent(lines[k])
+        if width < indent:
+            return None  # a dedent inside the unit: the whole parse decides what it means
+        if width == indent:
+            if lines[k][:indent] != lines[body][:indent]:
+                return None  # the same width in other blanks (a tab): only the whole parse knows its indentation
+            if not starts or not (after_decorator or _continues(lines[k])):  # (as chunker._group_end)
+                starts.append(k)
+            after_decorator = lines[k].lstrip().startswith("@")
+    return body, starts
+
+
+def _last_code_line(lines: list[str], start: int, stop: int) -> int:
+    last = start
+    for k in range(start, stop):
+        if _is_code(lines[k]):
+            last = k
+    return last

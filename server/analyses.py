@@ -1,0 +1,225 @@
+"""When analyses run, and what a request answers while one runs (issue 8).
+
+One worker thread analyses (lark parsers are not thread-safe; the event loop stays free). An
+edit asks for the document's analysis at once, and a newer edit supersedes an older one that
+has not started: the worker takes the newest text when it starts. An edit of any document may
+change what others import, so every open document's last analysis is checked again (cheaply:
+the workspace's early cutoff returns the same analysis when nothing it reads changed).
+
+A request answers for the newest text:
+
+- when the analysis of the newest text is done, with it;
+- a viewport's hints and a hover (`ask(..., moved_after=...)`), when that analysis is not done
+  within a few milliseconds: with the last analysis moved through the edits made since
+  (edits.moved: a hint keeps its label and moves with its text; one whose text was replaced is
+  gone). Once the new analysis is done, `workspace/inlayHint/refresh` goes out if, and only if,
+  the hints answered that way differ from the new ones;
+- anything else (diagnostics, a request for a whole document, clients that cannot refresh
+  hints), when the analysis of the newest text is done.
+
+A request cancelled (`$/cancelRequest`) while it waits answers at once: the wait is cancelled,
+never the analysis, whose result the caches keep.
+"""
+from __future__ import annotations
+
+import asyncio
+import gc
+import logging
+import time
+import traceback
+from concurrent.futures import ThreadPoolExecutor
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Optional
+
+from pypto_lens.workspace.edits import moved
+from pypto_lens.workspace.results import DocumentAnalysis
+
+log = logging.getLogger("pypto-lens")
+
+MOVED_AFTER_SECONDS = 0.010  # how long a viewport's hints or a hover wait for the new analysis
+
+
+@dataclass
+class Done:
+    """A finished analysis of a document: of which version, and in which state of the workspace."""
+
+    version: Optional[int]
+    generation: int
+    analysis: Optional[DocumentAnalysis]
+    seconds: float = 0.0
+
+
+@dataclass
+class Answered:
+    """Hints answered from a moved analysis, by line window, for the refresh decision."""
+
+    windows: list = field(default_factory=list)  # (first, last, hints as compared)
+
+
+class Analyses:
+    def __init__(self, server) -> None:
+        self.server = server
+        self.worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pypto-lens-analysis")
+        self.done: dict[str, Done] = {}
+        self.generation = 0  # bumped by every change that may change an analysis (any document, the registry)
+        self.wanted: OrderedDict[str, None] = OrderedDict()  # documents to analyse, the most wanted first
+        self.running: Optional[str] = None
+        self.active = False  # the loop that feeds the worker runs
+        self.changed_event: Optional[asyncio.Event] = None  # set whenever an analysis finishes
+        self.answered: dict[str, Answered] = {}  # documents answered from a moved analysis since their last one
+        self.frozen = False  # gc.freeze done (once)
+        self.timings: list[float] = []  # seconds of recent analyses (for the benchmarks' log)
+
+    # -- what changed -------------------------------------------------------------------------
+    def changed(self, uri: Optional[str] = None) -> None:
+        """A document (or, with None, the registry or the workspace) changed: every analysis may be
+        stale; the changed document's is wanted at once."""
+        self.generation += 1
+        if uri is not None and self.server.is_python(uri):
+            self.want(uri)
+
+    def forget(self, uri: str) -> None:
+        self.done.pop(uri, None)
+        self.answered.pop(uri, None)
+        self.wanted.pop(uri, None)
+
+    # -- answers ---------------------------------------------------------------------------------
+    def fresh(self, uri: str) -> Optional[Done]:
+        """The analysis of the newest text in the current state, if it is done."""
+        text = self.server.documents.get(uri)
+        done = self.done.get(uri)
+        if text is None or done is None or done.version != text.version or done.generation != self.generation:
+            return None
+        return done
+
+    async def ask(self, uri: str, moved_after: Optional[float] = None, lines: Optional[tuple[int, int]] = None):
+        """(text, analysis) for the newest text; see the module's docstring for `moved_after`."""
+        started = time.monotonic()
+        while True:
+            text = self.server.documents.get(uri)
+            if text is None or not self.server.is_python(uri):
+                return text, None
+            done = self.fresh(uri)
+            if done is not None:
+                return text, done.analysis
+            self.want(uri)
+            wait = None
+            if moved_after is not None and self._can_move(uri):
+                wait = moved_after - (time.monotonic() - started)
+                if wait <= 0:
+                    return text, self._moved(uri, text, lines)
+            await self._next_done(wait)
+
+    def _can_move(self, uri: str) -> bool:
+        done = self.done.get(uri)
+        text = self.server.documents.get(uri)
+        return done is not None and done.analysis is not None and text is not None and \
+            self.server.can_refresh_hints() and text.edits_since(done.version) is not None
+
+    def _moved(self, uri: str, text, lines: Optional[tuple[int, int]]) -> Optional[DocumentAnalysis]:
+        done = self.done[uri]
+        edits = text.edits_since(done.version)
+        first, last = lines if lines is not None else (0, None)
+        result = moved(done.analysis, edits, first, last) if edits else done.analysis
+        window = (first, last if last is not None else 1 << 30)
+        answered = self.answered.setdefault(uri, Answered())
+        answered.windows = answered.windows[-20:] + [(window, _shown(result, window))]
+        return result
+
+    async def _next_done(self, timeout: Optional[float]) -> None:
+        if self.changed_event is None:
+            self.changed_event = asyncio.Event()
+        event = self.changed_event
+        try:
+            if timeout is None:
+                await event.wait()
+            else:
+                await asyncio.wait_for(event.wait(), timeout)
+        except asyncio.TimeoutError:
+            pass
+
+    # -- the worker -------------------------------------------------------------------------------
+    def want(self, uri: str) -> None:
+        """Analyse `uri` next (what was asked for or edited last goes first)."""
+        self.wanted[uri] = None
+        self.wanted.move_to_end(uri, last=False)
+        if not self.active:
+            self.active = True
+            asyncio.ensure_future(self._run())
+
+    async def _run(self) -> None:
+        loop = asyncio.get_running_loop()
+        try:
+            while self.wanted:
+                uri = next(iter(self.wanted))
+                del self.wanted[uri]
+                if self.fresh(uri) is not None or self.server.documents.get(uri) is None:
+                    continue
+                generation = self.generation
+                self.running = uri
+                try:
+                    version, analysis, seconds = await loop.run_in_executor(self.worker, self._analyse, uri)
+                finally:
+                    self.running = None
+                self._finished(uri, Done(version, generation, analysis, seconds))
+        finally:
+            self.active = False
+            self._wake()
+
+    def _analyse(self, uri: str):
+        """On the worker thread: the analysis of the text the document has now."""
+        started = time.perf_counter()
+        snapshot = self.server.documents.snapshot(uri)
+        try:
+            analysis = self.server.lens.analysis(uri)
+        except Exception:
+            log.error("analysis of %s failed:\n%s", uri, traceback.format_exc())
+            analysis = None
+        version = analysis.version if analysis is not None else snapshot.version if snapshot else None
+        if analysis is not None:
+            analysis.calls_between(0, 0)  # its index by line is built here, off the event loop (20 ms at 50,000 lines)
+        if not self.frozen:
+            # the first analysis builds the long-lived objects (the registry's): keep them out of the
+            # cycle collector's full passes. Once, after a collection: a freeze makes every object
+            # alive then immortal, so one per document (again at each reopen) kept every cycle
+            # left over by the analyses before it for good (issue 13)
+            self.frozen = True
+            gc.collect()
+            gc.freeze()
+        return version, analysis, time.perf_counter() - started
+
+    def _finished(self, uri: str, done: Done) -> None:
+        text = self.server.documents.get(uri)
+        if text is not None:
+            self.done[uri] = done
+            text.forget_before(done.version)
+            self.timings = (self.timings + [done.seconds])[-50:]
+            if done.generation == self.generation and done.version == text.version:
+                self._maybe_refresh(uri, done)
+        self._wake()
+
+    def _wake(self) -> None:
+        event, self.changed_event = self.changed_event, None
+        if event is not None:
+            event.set()
+
+    def _maybe_refresh(self, uri: str, done: Done) -> None:
+        answered = self.answered.pop(uri, None)
+        if answered is None or done.analysis is None:
+            return
+        if any(_shown(done.analysis, window) != shown for window, shown in answered.windows):
+            self.server.refresh_hints()
+
+
+def _shown(analysis: Optional[DocumentAnalysis], window: tuple[int, int]) -> tuple:
+    """What the hints of lines [first, last] show, to compare two answers."""
+    if analysis is None:
+        return ()
+    first, last = window
+    hints = tuple(sorted((h.line, h.col, h.direction.value, h.param, h.arg, h.index, h.copies, site.scope)
+                         for site in analysis.calls_between(first, last) for h in site.hints
+                         if first <= h.line <= last))
+    signatures = tuple(sorted((s.line, s.col, s.function, s.param, s.declared, s.effective)
+                              for s in analysis.signatures if first <= s.line <= last))
+    return hints, signatures

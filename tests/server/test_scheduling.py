@@ -1,0 +1,167 @@
+"""What a request answers while an analysis runs (server/analyses.py), in-process with a slow engine.
+
+The engine here is a stand-in whose analysis waits until the test lets it go, and which
+puts one hint before the `(` of every line holding `call(`: so the test decides when an
+analysis is done and knows what every answer must be.
+"""
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+
+import pytest
+
+from pypto_lens.ir.nodes import ArgDir
+from pypto_lens.server.analyses import MOVED_AFTER_SECONDS, Analyses
+from pypto_lens.server.documents import Documents
+from pypto_lens.server.text import Change
+from pypto_lens.workspace.results import ArgHint, CallSite, DocumentAnalysis, Explanation, Range
+
+URI = "file:///sched/doc.py"
+TEXT = "import pypto.language as pl\n\nx = call(a)\ny = 1\nz = call(b)\n"
+
+
+class SlowEngine:
+    def __init__(self, documents: Documents):
+        self.documents = documents
+        self.gate = threading.Event()
+        self.gate.set()
+        self.analysed: list = []  # the versions analysed, in order
+
+    def analysis(self, uri: str) -> DocumentAnalysis:
+        snapshot = self.documents.snapshot(uri)  # (the workspace reads the text first, as here)
+        self.gate.wait(10)
+        self.analysed.append(snapshot.version)
+        calls = []
+        for n, line in enumerate(snapshot.text.split("\n")):
+            col = line.find("call(")
+            if col >= 0:
+                r = Range(n, col, n, len(line))
+                hint = ArgHint(n, col + 5, ArgDir.INPUT, "p", None, 0, Explanation("C4", "reads"))
+                calls.append(CallSite(r, r, "call", "InCore", "f", (hint,)))
+        return DocumentAnalysis(uri, snapshot.version, calls, [], [])
+
+
+class FakeServer:
+    def __init__(self):
+        self.documents = Documents()
+        self.lens = SlowEngine(self.documents)
+        self.refreshes = 0
+        self.analyses = Analyses(self)
+
+    def is_python(self, uri: str) -> bool:
+        return self.documents.is_python(uri)
+
+    def can_refresh_hints(self) -> bool:
+        return True
+
+    def refresh_hints(self) -> None:
+        self.refreshes += 1
+
+    def open(self):
+        self.documents.open(URI, TEXT, 1, "python")
+        self.analyses.changed(URI)
+
+    def edit(self, version: int, start, end, text: str):
+        self.documents.change(URI, version, [Change(text, start, end)], "utf-16")
+        self.analyses.changed(URI)
+
+
+def hints(analysis: DocumentAnalysis) -> list:
+    return [(h.line, h.col) for c in analysis.calls for h in c.hints]
+
+
+async def settle(server: FakeServer) -> None:
+    for _ in range(200):
+        if not server.analyses.active:
+            return
+        await asyncio.sleep(0.01)
+
+
+async def test_a_viewport_is_answered_from_the_last_analysis_moved_while_the_new_one_runs():
+    server = FakeServer()
+    server.open()
+    _, first = await server.analyses.ask(URI)
+    assert hints(first) == [(2, 9), (4, 9)]
+    server.lens.gate.clear()
+    server.edit(2, (1, 0), (1, 0), "# a new line\n")  # every call moves down a line
+    started = time.monotonic()
+    text, answer = await server.analyses.ask(URI, MOVED_AFTER_SECONDS, (0, 10))
+    assert time.monotonic() - started < 1.0  # (the analysis is held: only a moved answer can come)
+    assert hints(answer) == [(3, 9), (5, 9)] and text.version == 2
+    server.lens.gate.set()
+    await settle(server)
+    assert server.refreshes == 0  # the new analysis shows what the moved one did: no refresh
+    _, fresh = await server.analyses.ask(URI, MOVED_AFTER_SECONDS, (0, 10))
+    assert hints(fresh) == [(3, 9), (5, 9)] and server.lens.analysed[-1] == 2
+
+
+async def test_hints_that_changed_are_refreshed_once_the_new_analysis_is_done():
+    server = FakeServer()
+    server.open()
+    await server.analyses.ask(URI)
+    server.lens.gate.clear()
+    server.edit(2, (3, 0), (3, 5), "w = call(c)")  # a new call: the moved answer cannot know it
+    _, answer = await server.analyses.ask(URI, MOVED_AFTER_SECONDS, (0, 10))
+    assert hints(answer) == [(2, 9), (4, 9)]
+    server.lens.gate.set()
+    await settle(server)
+    assert server.refreshes == 1
+    _, fresh = await server.analyses.ask(URI, MOVED_AFTER_SECONDS, (0, 10))
+    assert hints(fresh) == [(2, 9), (3, 9), (4, 9)]
+
+
+async def test_a_hint_whose_text_was_replaced_is_gone_and_one_before_a_typed_character_stays():
+    server = FakeServer()
+    server.open()
+    await server.analyses.ask(URI)
+    server.lens.gate.clear()
+    server.edit(2, (2, 9), (2, 10), "q")  # the argument of the first call is replaced
+    server.edit(3, (4, 11), (4, 11), "  # typing")  # after the second call's text
+    _, answer = await server.analyses.ask(URI, MOVED_AFTER_SECONDS, (0, 10))
+    assert hints(answer) == [(4, 9)]
+    server.lens.gate.set()
+    await settle(server)
+
+
+async def test_a_whole_document_waits_for_the_new_analysis():
+    server = FakeServer()
+    server.open()
+    await server.analyses.ask(URI)
+    server.lens.gate.clear()
+    server.edit(2, (3, 0), (3, 5), "w = call(c)")
+    waiting = asyncio.ensure_future(server.analyses.ask(URI))
+    await asyncio.sleep(0.2)
+    assert not waiting.done()
+    server.lens.gate.set()
+    _, fresh = await asyncio.wait_for(waiting, 5)
+    assert hints(fresh) == [(2, 9), (3, 9), (4, 9)]
+
+
+async def test_a_cancelled_request_answers_at_once_and_the_analysis_is_kept():
+    server = FakeServer()
+    server.open()
+    server.lens.gate.clear()
+    waiting = asyncio.ensure_future(server.analyses.ask(URI))  # nothing to move: it must wait
+    await asyncio.sleep(0.05)
+    waiting.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await asyncio.wait_for(waiting, 1)
+    server.lens.gate.set()
+    await settle(server)
+    assert server.analyses.fresh(URI) is not None
+
+
+async def test_edits_made_while_an_analysis_runs_are_analysed_once_at_their_newest():
+    server = FakeServer()
+    server.open()
+    server.lens.gate.clear()
+    await asyncio.sleep(0.05)  # the worker holds version 1
+    for version in range(2, 7):
+        server.edit(version, (3, 4), (3, 5), str(version))
+    server.lens.gate.set()
+    await settle(server)
+    assert server.lens.analysed == [1, 6]
+    _, fresh = await server.analyses.ask(URI)
+    assert fresh.version == 6

@@ -1,0 +1,90 @@
+"""A long function parsed statement by statement (syntax/pieces.py) is exactly the whole parse.
+
+The same nodes with the same spans and the same first syntax problem, for the
+text as written and after random edits (broken brackets, strings, indentation,
+decorators, else blocks), and so the same result after recovery. And the
+statements are reused: a keystroke in one statement parses that one only.
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+
+from pypto_lens.syntax import chunker, nodes as n
+from pypto_lens.syntax import pieces
+from pypto_lens.syntax.parser import parse_unit
+from pypto_lens.syntax.recovery import parse_recovering
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
+from gen_model import write_model  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+SNIPPETS = ["x", "(", ")", "[", "]", ":", ",", " ", "\n", "    ", "#", "'", '"', "\\", "pl.", "if a:\n",
+            "else:\n", "@pl.function\n", '"""', "\t", "return ", "def f(a):\n", "= self.k(a, b)", "é"]
+
+
+def dump(x):
+    if isinstance(x, n.Node):
+        return type(x).__name__, x.span, tuple(dump(getattr(x, f)) for f in x._fields)
+    if isinstance(x, (list, tuple)):
+        return tuple(dump(i) for i in x)
+    return x
+
+
+def long_units() -> list[str]:
+    import tempfile
+    texts = [p.read_text(encoding="utf-8") for p in sorted((ROOT / "examples").glob("*.py"))]
+    with tempfile.TemporaryDirectory() as tmp:
+        for lines, seed in ((300, 2), (600, 5)):
+            texts.append(write_model(Path(tmp) / str(seed), lines, seed=seed).read_text(encoding="utf-8"))
+    return [u.code for text in texts for u in chunker.split(text) if u.end - u.start >= pieces.MIN_LINES]
+
+
+UNITS = long_units()
+
+
+def test_there_are_long_functions_to_compare():
+    assert len(UNITS) >= 2 and max(u.count("\n") for u in UNITS) > 400
+
+
+def test_every_long_function_as_written_parses_the_same():
+    for text in UNITS:
+        cache: dict = {}
+        whole, by_statements = parse_unit(text), pieces.parse_by_statements(text, cache)
+        assert whole[1] is None and by_statements[1] is None
+        assert dump(whole[0]) == dump(by_statements[0])
+        assert len(cache) > 5  # it was cut into statements
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, len(UNITS) - 1),
+       st.lists(st.tuples(st.floats(0, 1), st.integers(0, 6), st.sampled_from(SNIPPETS)), min_size=1, max_size=3))
+@example(which=1, edits=[(0.5, 4, "x"), (0.3998931829437561, 1, "\t")])  # a statement indented "   \t": too deep
+def test_an_edited_function_parses_the_same_whole_or_by_statements(which, edits):
+    text = UNITS[which]
+    for where, span, insert in edits:
+        a = int(where * len(text))
+        text = text[:a] + insert + text[a + span:]
+    cache: dict = {}
+    whole = parse_unit(text)
+    by_statements = pieces.parse_by_statements(text, cache)
+    assert whole[1] == by_statements[1]
+    assert dump(whole[0]) == dump(by_statements[0])
+    recovered = parse_recovering(text, lambda t: pieces.parse_by_statements(t, cache))
+    plain = parse_recovering(text)
+    assert recovered[1] == plain[1] and dump(recovered[0]) == dump(plain[0])
+
+
+def test_a_keystroke_parses_one_statement_again():
+    text = max(UNITS, key=len)
+    cache: dict = {}
+    pieces.parse_by_statements(text, cache)
+    before = dict(cache)
+    lines = text.split("\n")
+    middle = next(i for i in range(len(lines) // 2, len(lines)) if "=" in lines[i] and "(" in lines[i])
+    lines[middle] = lines[middle].replace("(", "( ", 1)
+    pieces.parse_by_statements("\n".join(lines), cache)
+    assert len(set(cache) - set(before)) == 1
