@@ -225,8 +225,8 @@ def borrowed_view(analysis):
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.tuples(st.sampled_from(sorted(FILES)), edits()), min_size=1, max_size=4))
 def test_a_helpers_borrowed_headers_follow_edits_of_it_and_of_its_callers(sequence):
-    """helper_callers.py: the helper's headers come from its callers' analyses, cached; editing either side
-    gives what a fresh workspace gives."""
+    """helper_callers.py: the helper's headers come from what its callers lent the store; editing either side,
+    once the lending settled, gives what a fresh workspace gives."""
     texts = OpenTexts()
     workspace = Workspace(open_documents=texts)
     current = dict(FILES)
@@ -240,11 +240,15 @@ def test_a_helpers_borrowed_headers_follow_edits_of_it_and_of_its_callers(sequen
             version += 1
             current[name] = apply(current[name], edit)
             texts.change(uri[name], current[name], version)
-            workspace.analysis(uri["helper.py"])
+            workspace.analysis(uri["helper.py"])  # what the store has now: never waits for the callers
+            if version % 2:
+                workspace.analysis(uri[name])  # a caller analysed in its own right lends too
+    workspace.settle(uri["helper.py"])  # the background lending, done
     fresh_texts = OpenTexts()
     fresh = Workspace(open_documents=fresh_texts)
     for name, text in current.items():
         fresh_texts.open(uri[name], text, 1)
+    fresh.settle(uri["helper.py"])
     assert borrowed_view(workspace.analysis(uri["helper.py"])) == borrowed_view(fresh.analysis(uri["helper.py"]))
 
 
@@ -253,10 +257,14 @@ def test_the_helpers_header_shows_both_callers():
     workspace = Workspace(open_documents=texts)
     for name, text in FILES.items():
         texts.open(f"file:///incremental/both/{name}", text, 1)
-    (site,) = [c for c in workspace.analysis("file:///incremental/both/helper.py").calls if c.scope]
+    helper = "file:///incremental/both/helper.py"
+    assert not [c for c in workspace.analysis(helper).calls if c.lent]  # nothing lent yet: the helper never waits
+    workspace.settle(helper)
+    (site,) = [c for c in workspace.analysis(helper).calls if c.scope]
     assert site.range.line == 7 and site.lent == ("a.py:8 (twice)", "a.py:9 (twice)", "a.py:10 (twice)", "b.py:8 (twice)", "b.py:9 (twice)")
     assert sorted(label(h) for h in site.hints) == ["dst: InOut", "src: Input"]
     assert [h.copies for h in site.hints if h.param == "dst"] == [(OE, InOut, OE, OE, OE)]  # a's second call: C7
     texts.close("file:///incremental/both/a.py")  # b alone: mid, then y, each written first (C9)
-    (site,) = [c for c in workspace.analysis("file:///incremental/both/helper.py").calls if c.scope]
+    workspace.forget("file:///incremental/both/a.py")
+    (site,) = [c for c in workspace.analysis(helper).calls if c.scope]
     assert sorted(label(h) for h in site.hints) == ["dst: OutputExisting", "src: Input"]

@@ -8,11 +8,15 @@ nothing. So:
 - a caller's analysis *lends* each such expansion (`lent_scopes`): the helper's file and name, the
   header's span in the helper's text, where the caller calls the helper, and the captures'
   directions with their derivations;
-- the helper's analysis *borrows* them (`with_callers`) from every file of the workspace that
-  may call it, open or on disk (their cached analyses: a caller is analysed again only when its
-  text or what it imports changed), and places one scope site per header: one vector when the
-  callers agree; else, per capture, the strongest of the callers' directions, the per-caller
-  vectors in the hover.
+- every caller's analysis records what it lent in the workspace's lending store (`Lending`), tagged
+  with the helper's export fingerprint and the caller's text it was computed from;
+- the helper's analysis *borrows* (`with_callers`) what the store holds for its current
+  fingerprint and the callers' current texts, never waiting for a caller (issue 8: a keystroke in
+  the helper changes its fingerprint, and 22 callers took seconds). The server lends the rest in
+  the background (`callers`, then each caller's analysis: server/analyses.py), and refreshes the
+  helper's views when what it borrows changed; `settle` does the same at once, in process;
+- one scope site per header: one vector when the callers agree; else, per capture, the strongest
+  of the callers' directions, the per-caller vectors in the hover.
 
 "Strongest" is H3's order (ARG_STRENGTH: InOut > Output > OutputExisting > Input > NoDep >
 Scalar). InOut is the one tag that both waits on the earlier writers (G4) and records the task as
@@ -112,21 +116,72 @@ def _elsewhere(e: Explanation, uri: Optional[str]) -> Explanation:
     return Explanation(e.rule, e.text, steps)
 
 
+# -- the lending store ------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Lent:
+    """What one caller lent one helper file: computed from that caller's text, with the helper's exports
+    as they were then (their fingerprint). Valid while both are still current."""
+
+    fingerprint: str
+    text: str
+    scopes: tuple[LentScope, ...]
+
+
+class Lending:
+    """Per helper file, what each caller lent it. A caller's analysis records here whenever it is made
+    (in its own right, or in the background for a helper: `lend`); the helper's analysis only reads
+    what is current, never waits for its callers (issue 8)."""
+
+    def __init__(self) -> None:
+        self.by_helper: dict[str, dict[str, Lent]] = {}  # helper file key -> caller uri -> what it lent
+
+    def record(self, caller: str, text: str, deps: dict, lent: list[LentScope]) -> None:
+        self.forget(caller)
+        groups: dict = {}
+        for s in lent:
+            groups.setdefault(s.helper_uri, []).append(s)
+        for helper_uri, scopes in groups.items():
+            self.by_helper.setdefault(_file_key(helper_uri), {})[caller] = \
+                Lent(deps.get(helper_uri, ""), text, tuple(scopes))
+
+    def forget(self, caller: str) -> None:
+        for entries in self.by_helper.values():
+            entries.pop(caller, None)
+
+    def current(self, workspace, uri: str, fingerprint: str) -> list[LentScope]:
+        """What the callers lent `uri` with its exports as they are now, from their texts as they are now."""
+        out: list[LentScope] = []
+        own = _file_key(uri)
+        for caller, lent in sorted(self.by_helper.get(own, {}).items()):
+            if lent.fingerprint == fingerprint and caller != uri and _file_key(caller) != own \
+                    and workspace.text(caller) == lent.text:
+                out.extend(lent.scopes)
+        return out
+
+
+def inline_helpers(exports) -> dict[str, int]:
+    """The file's inline helpers that hold an outlined scope (whose headers their callers lend), with their offsets."""
+    return {name: fn.home[1] for name, fn in exports.functions.items()
+            if fn.kind is Kind.INLINE and fn.home is not None and _has_scope(fn.body)}
+
+
+def callers(workspace, uri: str, exports) -> list[str]:
+    """The workspace's files (open or on disk) that may call one of `uri`'s inline helpers."""
+    helpers = inline_helpers(exports)
+    return _index(workspace).candidates(workspace, uri, helpers) if helpers else []
+
+
 # -- the helper's side -------------------------------------------------------------------------------
 def with_callers(workspace, uri: str, analysis: DocumentAnalysis, exports) -> DocumentAnalysis:
-    """The analysis of `uri` with its inline helpers' scope headers as the workspace's callers expand them."""
-    helpers = {name: fn.home[1] for name, fn in exports.functions.items()
-               if fn.kind is Kind.INLINE and fn.home is not None and _has_scope(fn.body)}
+    """The analysis of `uri` with its inline helpers' scope headers as the store says its callers expand them
+    (what is missing or stale there is lent later, in the background: server/analyses.py)."""
+    helpers = inline_helpers(exports)
     if not helpers:
         return analysis
-    index = _index(workspace)
-    lent: list[LentScope] = []
-    for caller in index.candidates(workspace, uri, helpers):
-        result = workspace._analyse(caller)
-        if result is not None:
-            lent.extend(s for s in result[0].lent if s.helper in helpers and _same_file(s.helper_uri, uri))
+    lent = [s for s in workspace.lending.current(workspace, uri, exports.fingerprint) if s.helper in helpers]
     if not lent:
         return analysis
+    index = _index(workspace)
     key = (id(analysis), analysis.version, tuple(map(id, lent)))
     memo = index.borrowed.get(uri)
     if memo is not None and memo[0] == key and memo[1] is analysis:
@@ -141,6 +196,13 @@ def with_callers(workspace, uri: str, analysis: DocumentAnalysis, exports) -> Do
     out = replace(analysis, calls=calls)
     index.borrowed[uri] = (key, analysis, out)
     return out
+
+
+def borrowed(analysis: Optional[DocumentAnalysis]) -> tuple:
+    """What an analysis shows of its callers' expansions (to tell whether the helper's views must be refreshed)."""
+    if analysis is None:
+        return ()
+    return tuple((c.range, c.hints, c.notes, c.lent) for c in analysis.calls if c.lent)
 
 
 def _has_scope(body: list) -> bool:
