@@ -90,7 +90,6 @@ class Analyses:
         self.helpers: set[str] = set()  # open documents with inline helpers whose headers callers lend
         self.lending: dict[str, Lending] = {}  # helper -> its background lending, pending
         self.wanted_event: Optional[asyncio.Event] = None  # set when a document is wanted (ends a lending wait)
-        self.lent_at: Optional[float] = None  # when the last background lending finished (for the benchmarks)
 
     # -- what changed -------------------------------------------------------------------------
     def changed(self, uri: Optional[str] = None) -> None:
@@ -257,7 +256,6 @@ class Analyses:
             analysis = await loop.run_in_executor(self.worker, self._analysis, uri)
             if self.lending.get(uri) is job:
                 del self.lending[uri]
-                self.lent_at = time.monotonic()
             self._lent(uri, text, generation, analysis)
 
     def _callers(self, uri: str) -> list:
