@@ -212,8 +212,10 @@ class Analyses:
         """On the worker thread: the analysis of the text the document has now."""
         started = time.perf_counter()
         snapshot = self.server.documents.snapshot(uri)
+        helper = False
         try:
             analysis = self.server.lens.analysis(uri)
+            helper = analysis is not None and self.server.lens.borrows(uri)
         except Exception:
             log.error("analysis of %s failed:\n%s", uri, traceback.format_exc())
             analysis = None
@@ -228,7 +230,6 @@ class Analyses:
             self.frozen = True
             gc.collect()
             gc.freeze()
-        helper = analysis is not None and self.server.lens.borrows(uri)
         return version, analysis, time.perf_counter() - started, helper
 
     # -- the background lending to open helpers (helper_callers.py) ---------------------------------------
