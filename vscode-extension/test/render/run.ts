@@ -18,7 +18,7 @@ const ORIGIN = 'https://webview.test';
 const CHROMIUM = process.env.RENDER_CHROMIUM ?? '/usr/bin/chromium';
 const ARTIFACTS = process.env.RENDER_ARTIFACTS ?? join(ROOT, 'test-artifacts', 'webview');
 const NONCE = 'rEnDeRtEsTnOnCe0123';
-const URI = 'file:///work/models/llama_decode.py';
+const URI = 'file:///home/user/models/llama_decode.py';
 
 const fixture = (name: string): TaskGraph => JSON.parse(readFileSync(join(HERE, 'test', 'fixtures', `${name}.json`), 'utf8')) as TaskGraph;
 
@@ -267,7 +267,7 @@ async function decodeChecks(page: Page): Promise<void> {
 async function prefillChecks(page: Page, theme: 'dark' | 'light'): Promise<void> {
     const graph = fixture('prefill');
     const t0 = Date.now();
-    await send(page, { type: 'graph', uri: 'file:///work/models/prefill_6l.py', functions: ['prefill_6l'], graph });
+    await send(page, { type: 'graph', uri: 'file:///home/user/models/prefill_6l.py', functions: ['prefill_6l'], graph });
     console.log(`prefill (${theme}): ${graph.tasks.length} tasks, ${graph.edges.length} edges laid out and drawn in ${Date.now() - t0} ms`);
     check(`prefill (${theme}): every task is a node`, await count(page, '.node') === graph.tasks.length);
     await shot(page, `prefill-${theme}`);
@@ -281,7 +281,7 @@ async function prefillChecks(page: Page, theme: 'dark' | 'light'): Promise<void>
     if (theme === 'dark') {
         // the same graph without the producer's flags: the webview finds the same redundant edges
         const unflagged: TaskGraph = { ...graph, function: 'prefill_unflagged', edges: graph.edges.map((e) => ({ ...e, redundant: undefined })) };
-        await send(page, { type: 'graph', uri: 'file:///work/models/prefill_6l.py', functions: ['prefill_6l'], graph: unflagged });
+        await send(page, { type: 'graph', uri: 'file:///home/user/models/prefill_6l.py', functions: ['prefill_6l'], graph: unflagged });
         const expected = graph.edges.flatMap((e, i) => (e.redundant ? [] : [i]));
         check('without redundant flags, reduced mode hides the same edges', JSON.stringify(await edgeIndices(page)) === JSON.stringify(expected),
             `${(await edgeIndices(page)).length} drawn, ${expected.length} expected`);
@@ -290,7 +290,7 @@ async function prefillChecks(page: Page, theme: 'dark' | 'light'): Promise<void>
 
 async function hostChecks(page: Page): Promise<void> {
     const graph = fixture('host');
-    await send(page, { type: 'graph', uri: 'file:///work/models/host_driver.py', functions: ['serve_batch'], graph });
+    await send(page, { type: 'graph', uri: 'file:///home/user/models/host_driver.py', functions: ['serve_batch'], graph });
     const banner = await page.locator('#banner').textContent();
     check('a host-level graph says its hazards are not checked (G13)', (banner ?? '').includes('G13') && await count(page, '.node') === graph.tasks.length, banner);
 }
