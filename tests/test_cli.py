@@ -228,3 +228,11 @@ def test_a_call_imported_from_a_file_that_is_not_there_says_so(tmp_path: Path):
         "workspace) (S6))" in missing
     (tmp_path / "kernels.py").write_text("fill = None\n", encoding="utf-8")
     assert "imported from `kernels`, which defines no pl function `fill`" in run("check", str(main)).stdout
+
+
+def test_python_dash_m_server_from_the_clone_runs_the_language_server():
+    """The shared checkers start `python -m server` in a clone's top folder by default."""
+    root = Path(__file__).resolve().parent.parent
+    done = subprocess.run([sys.executable, "-m", "server", "--help"], cwd=root, capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0 and "PyPTO Lens language server" in done.stdout
