@@ -168,7 +168,6 @@ class Caches:
         self.module_copies = ContentCache(spare=50_000)  # a module function as another program sees it
         self.splitters: dict = {}  # uri -> the chunker.Splitter of that document
         self._held: dict[str, dict] = {}  # uri -> {cache name: what its current analysis uses}
-        self._stack: list = []
 
     def all(self) -> dict[str, ContentCache]:
         return {name: getattr(self, name) for name in ("parses", "statements", "lowered", "programs", "placed",
