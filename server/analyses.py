@@ -18,6 +18,13 @@ A request answers for the newest text:
 - anything else (diagnostics, a request for a whole document, clients that cannot refresh
   hints), when the analysis of the newest text is done.
 
+An inline helper's scope headers borrow what its callers in other files lent the workspace's
+store (helper_callers.py); its own analysis never waits for them. What is missing or stale is lent
+in the background, at low priority: `LENDING_DELAY_SECONDS` after the last change of any document,
+one caller at a time, only while no document waits for its own analysis, and started again by a
+newer change. When it is done and the helper's borrowed headers changed, its hints and code lenses
+are refreshed.
+
 A request cancelled (`$/cancelRequest`) while it waits answers at once: the wait is cancelled,
 never the analysis, whose result the caches keep.
 """
@@ -35,11 +42,13 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from pypto_lens.workspace.edits import move, moved
+from pypto_lens.workspace.helper_callers import borrowed
 from pypto_lens.workspace.results import DocumentAnalysis
 
 log = logging.getLogger("pypto-lens")
 
 MOVED_AFTER_SECONDS = 0.010  # how long a viewport's hints or a hover wait for the new analysis
+LENDING_DELAY_SECONDS = 1.0  # the background lending to an open helper starts this long after the last change (a pause in typing: lending takes the worker, and a keystroke meanwhile waits)
 
 # A line of a function's header: an edit there (`pl.Out[` made `pl.InOut[`, a parameter added)
 # changes the directions of calls elsewhere, which a moved answer would show stale until the
@@ -55,6 +64,14 @@ class Done:
     generation: int
     analysis: Optional[DocumentAnalysis]
     seconds: float = 0.0
+
+
+@dataclass
+class Lending:
+    """The background lending to one open inline helper: when it may start, and the callers left."""
+
+    due: float
+    callers: Optional[list] = None  # None: not listed yet
 
 
 @dataclass
@@ -78,16 +95,28 @@ class Analyses:
         self.moved_version: dict[str, Optional[int]] = {}  # the version each document was last answered moved at
         self.frozen = False  # gc.freeze done (once)
         self.timings: list[float] = []  # seconds of recent analyses (for the benchmarks' log)
+        self.helpers: set[str] = set()  # open documents with inline helpers whose headers callers lend
+        self.lending: dict[str, Lending] = {}  # helper -> its background lending, pending
+        self.wanted_event: Optional[asyncio.Event] = None  # set when a document is wanted (ends a lending wait)
 
     # -- what changed -------------------------------------------------------------------------
     def changed(self, uri: Optional[str] = None) -> None:
         """A document (or, with None, the registry or the workspace) changed: every analysis may be
         stale; the changed document's is wanted at once."""
         self.generation += 1
+        for helper in self.helpers:  # a change of any file may change what the helpers' callers lend
+            self._lend_later(helper)
+        if self.helpers:
+            self._start()
         if uri is not None and self.server.is_python(uri):
             self.want(uri)
 
+    def _lend_later(self, helper: str) -> None:
+        self.lending[helper] = Lending(time.monotonic() + LENDING_DELAY_SECONDS)  # a newer change starts it again
+
     def forget(self, uri: str) -> None:
+        self.helpers.discard(uri)
+        self.lending.pop(uri, None)
         self.done.pop(uri, None)
         self.answered.pop(uri, None)
         self.moved_version.pop(uri, None)
@@ -158,6 +187,12 @@ class Analyses:
         """Analyse `uri` next (what was asked for or edited last goes first)."""
         self.wanted[uri] = None
         self.wanted.move_to_end(uri, last=False)
+        event, self.wanted_event = self.wanted_event, None
+        if event is not None:
+            event.set()
+        self._start()
+
+    def _start(self) -> None:
         if not self.active:
             self.active = True
             asyncio.ensure_future(self._run())
@@ -165,7 +200,10 @@ class Analyses:
     async def _run(self) -> None:
         loop = asyncio.get_running_loop()
         try:
-            while self.wanted:
+            while self.wanted or self.lending:
+                if not self.wanted:
+                    await self._lend_step(loop)
+                    continue
                 uri = next(iter(self.wanted))
                 del self.wanted[uri]
                 if self.fresh(uri) is not None or self.server.documents.get(uri) is None:
@@ -173,10 +211,13 @@ class Analyses:
                 generation = self.generation
                 self.running = uri
                 try:
-                    version, analysis, seconds = await loop.run_in_executor(self.worker, self._analyse, uri)
+                    version, analysis, seconds, helper = await loop.run_in_executor(self.worker, self._analyse, uri)
                 finally:
                     self.running = None
                 self._finished(uri, Done(version, generation, analysis, seconds))
+                if helper and uri not in self.helpers:
+                    self.helpers.add(uri)
+                    self._lend_later(uri)
         finally:
             self.active = False
             self._wake()
@@ -185,8 +226,10 @@ class Analyses:
         """On the worker thread: the analysis of the text the document has now."""
         started = time.perf_counter()
         snapshot = self.server.documents.snapshot(uri)
+        helper = False
         try:
             analysis = self.server.lens.analysis(uri)
+            helper = analysis is not None and self.server.lens.borrows(uri)
         except Exception:
             log.error("analysis of %s failed:\n%s", uri, traceback.format_exc())
             analysis = None
@@ -201,7 +244,71 @@ class Analyses:
             self.frozen = True
             gc.collect()
             gc.freeze()
-        return version, analysis, time.perf_counter() - started
+        return version, analysis, time.perf_counter() - started, helper
+
+    # -- the background lending to open helpers (helper_callers.py) ---------------------------------------
+    async def _lend_step(self, loop) -> None:
+        """One step of the lending due first: list the helper's callers, lend one, or (none left) answer anew."""
+        now = time.monotonic()
+        uri, job = min(self.lending.items(), key=lambda kv: kv[1].due)
+        if job.due > now:  # debounced: wait, unless a document is wanted meanwhile
+            if self.wanted_event is None:
+                self.wanted_event = asyncio.Event()
+            try:
+                await asyncio.wait_for(self.wanted_event.wait(), job.due - now)
+            except asyncio.TimeoutError:
+                pass
+            return
+        if self.server.documents.get(uri) is None:
+            self.lending.pop(uri, None)
+            return
+        if job.callers is None:
+            job.callers = await loop.run_in_executor(self.worker, self._callers, uri)
+        elif job.callers:
+            await loop.run_in_executor(self.worker, self._lend, job.callers.pop(0))
+        else:
+            generation, text = self.generation, self.server.documents.get(uri)
+            analysis = await loop.run_in_executor(self.worker, self._analysis, uri)
+            if self.lending.get(uri) is job:
+                del self.lending[uri]
+            self._lent(uri, text, generation, analysis)
+
+    def _callers(self, uri: str) -> list:
+        try:
+            return self.server.lens.callers(uri)
+        except Exception:
+            log.error("the callers of %s:\n%s", uri, traceback.format_exc())
+            return []
+
+    def _lend(self, caller: str) -> None:
+        try:
+            self.server.lens.lend(caller)
+        except Exception:
+            log.error("analysis of %s (lending to a helper) failed:\n%s", caller, traceback.format_exc())
+
+    def _analysis(self, uri: str) -> Optional[DocumentAnalysis]:
+        try:
+            analysis = self.server.lens.analysis(uri)
+        except Exception:
+            log.error("analysis of %s failed:\n%s", uri, traceback.format_exc())
+            return None
+        if analysis is not None:
+            analysis.calls_between(0, 0)
+        return analysis
+
+    def _lent(self, uri: str, text, generation: int, analysis: Optional[DocumentAnalysis]) -> None:
+        """The helper's analysis with what its callers lend now: its views are refreshed if that changed."""
+        done = self.done.get(uri)
+        if analysis is None or done is None or borrowed(done.analysis) == borrowed(analysis):
+            return
+        if text is self.server.documents.get(uri) and analysis.version == text.version and \
+                done.version == text.version and done.generation == generation == self.generation:
+            self.done[uri] = Done(done.version, done.generation, analysis, done.seconds)
+        # (else a newer change came meanwhile: its analysis, once asked, borrows what the store has)
+        self.answered.pop(uri, None)
+        self.server.refresh_hints()
+        self.server.refresh_code_lenses()
+        self._wake()
 
     def _finished(self, uri: str, done: Done) -> None:
         text = self.server.documents.get(uri)

@@ -144,10 +144,13 @@ class LensServer(LanguageServer):
         """Ask the client to fetch hints and diagnostics again (settings or registry changed; never per keystroke)."""
         self.analyses.changed()
         self.refresh_hints()
+        self.refresh_code_lenses()  # scopes' lenses, and the graphs' counts (hazards.information)
+        self.diagnostics.refresh_all()
+
+    def refresh_code_lenses(self) -> None:
         workspace = getattr(self.client_capabilities, "workspace", None)
         if workspace and workspace.code_lens and workspace.code_lens.refresh_support:
-            self.workspace_code_lens_refresh(None)  # scopes' lenses, and the graphs' counts (hazards.information)
-        self.diagnostics.refresh_all()
+            self.workspace_code_lens_refresh(None)
 
     def can_refresh_hints(self) -> bool:
         workspace = getattr(self.client_capabilities, "workspace", None)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from pypto_lens.ir.nodes import ArgDir
 from pypto_lens.presentation.hints import label
 from pypto_lens.workspace.documents import OpenTexts
 from pypto_lens.workspace.workspace import Workspace
@@ -220,3 +221,85 @@ def test_a_closed_document_releases_what_its_analysis_held():
     workspace.forget(uri)
     held = sum(len(cache.holders) for cache in workspace.caches.all().values())
     assert held == 0
+
+
+HELPER = '''import pypto.language as pl
+
+N = 64
+
+
+@pl.jit.inline
+def square_into(src: pl.Tensor[[N], pl.FP32], dst: pl.Tensor[[N], pl.FP32]):
+    with pl.at(level=pl.Level.CORE_GROUP, name_hint="sq"):
+        t = pl.load(src, [0], [N])
+        pl.store(pl.mul(t, t), [0], dst)
+    return dst
+'''
+CALLER = '''import pypto.language as pl
+from helper import N, square_into
+
+
+@pl.jit
+def twice(x: pl.Tensor[[N], pl.FP32], y: pl.Out[pl.Tensor[[N], pl.FP32]]):
+    mid = pl.create_tensor([N], dtype=pl.FP32)
+    mid = square_into(x, mid)
+    mid = square_into(x, mid)
+    y = square_into(mid, y)
+    return y
+'''
+FILES = {"helper.py": HELPER, "a.py": CALLER, "b.py": CALLER.replace("    mid = square_into(x, mid)\n", "", 1)}
+
+
+OE, InOut = ArgDir.OUTPUT_EXISTING, ArgDir.INOUT
+
+
+def borrowed_view(analysis):
+    return view(analysis), sorted((c.range.line, c.notes) for c in analysis.calls if c.lent)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(st.sampled_from(sorted(FILES)), edits()), min_size=1, max_size=4))
+def test_a_helpers_borrowed_headers_follow_edits_of_it_and_of_its_callers(sequence):
+    """helper_callers.py: the helper's headers come from what its callers lent the store; editing either side,
+    once the lending settled, gives what a fresh workspace gives."""
+    texts = OpenTexts()
+    workspace = Workspace(open_documents=texts)
+    current = dict(FILES)
+    uri = {name: f"file:///incremental/multi/{name}" for name in FILES}
+    for name, text in current.items():
+        texts.open(uri[name], text, 1)
+    workspace.analysis(uri["helper.py"])
+    version = 1
+    for name, steps in sequence:
+        for edit in steps:
+            version += 1
+            current[name] = apply(current[name], edit)
+            texts.change(uri[name], current[name], version)
+            workspace.analysis(uri["helper.py"])  # what the store has now: never waits for the callers
+            if version % 2:
+                workspace.analysis(uri[name])  # a caller analysed in its own right lends too
+    workspace.settle(uri["helper.py"])  # the background lending, done
+    fresh_texts = OpenTexts()
+    fresh = Workspace(open_documents=fresh_texts)
+    for name, text in current.items():
+        fresh_texts.open(uri[name], text, 1)
+    fresh.settle(uri["helper.py"])
+    assert borrowed_view(workspace.analysis(uri["helper.py"])) == borrowed_view(fresh.analysis(uri["helper.py"]))
+
+
+def test_the_helpers_header_shows_both_callers():
+    texts = OpenTexts()
+    workspace = Workspace(open_documents=texts)
+    for name, text in FILES.items():
+        texts.open(f"file:///incremental/both/{name}", text, 1)
+    helper = "file:///incremental/both/helper.py"
+    assert not [c for c in workspace.analysis(helper).calls if c.lent]  # nothing lent yet: the helper never waits
+    workspace.settle(helper)
+    (site,) = [c for c in workspace.analysis(helper).calls if c.scope]
+    assert site.range.line == 7 and site.lent == ("a.py:8 (twice)", "a.py:9 (twice)", "a.py:10 (twice)", "b.py:8 (twice)", "b.py:9 (twice)")
+    assert sorted(label(h) for h in site.hints) == ["dst: InOut", "src: Input"]
+    assert [h.copies for h in site.hints if h.param == "dst"] == [(OE, InOut, OE, OE, OE)]  # a's second call: C7
+    texts.close("file:///incremental/both/a.py")  # b alone: mid, then y, each written first (C9)
+    workspace.forget("file:///incremental/both/a.py")
+    (site,) = [c for c in workspace.analysis(helper).calls if c.scope]
+    assert sorted(label(h) for h in site.hints) == ["dst: OutputExisting", "src: Input"]

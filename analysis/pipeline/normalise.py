@@ -217,7 +217,11 @@ def _expand(stmt: ir.Assign, helper: tuple[list, list, bool], inline_of: InlineL
     every_version = set().union(*cloner.versions.values()) if cloner.versions else set()
     pending.phis.update(phi.var for st in ir.walk_stmts(copied) if isinstance(st, ir.If)
                         for phi in st.phis if phi.var in every_version)
-    out.extend(normalise(copied, inline_of, depth + 1, params_of, pending))
+    expanded = normalise(copied, inline_of, depth + 1, params_of, pending)
+    for st in ir.walk_stmts(expanded):  # where the helper was expanded (the outermost call wins: it runs last)
+        if isinstance(st, ir.Scope):
+            st.attrs = {**st.attrs, "inlined_at": (call.owner, call.span)}
+    out.extend(expanded)
     if stmt.var is not None:
         same = isinstance(result, ir.Ref) and any(
             old.name == stmt.var.name and result.var is reaching.get(old, old) for old in (mapping.values()))

@@ -257,6 +257,8 @@ def scope_lenses(analysis: DocumentAnalysis, options: HintOptions) -> list[Scope
     for site in analysis.calls:
         if site.scope and site.hints:
             title = lens_title(scope_order(site, options.shows))
+            if title and site.lent:  # an inline helper's header: its callers' expansions (helper_callers.py)
+                title = f"{'caller' if len(site.lent) == 1 else f'{len(site.lent)} calls'}: {title}"
             if title:
                 out.append(ScopeLens(site.range.line, site.range.col, title, site))
     return out

@@ -23,6 +23,7 @@ from ..registry.registry import Registry
 from ..syntax import chunker
 from ..vocabulary import Code, Severity
 from .caches import Caches, ParsedUnit, parse
+from .helper_callers import lent_scopes
 from .placement import place
 from .relevance import relevance
 from .results import Diagnostic, DocumentAnalysis, Range
@@ -104,6 +105,7 @@ class DocumentAnalyzer:
             analysis.operators.extend(operators)
             analysis.graphs.extend(graphs)
             analysis.optional_diagnostics.extend(notes)
+            analysis.lent.extend(lent_scopes(result, functions, units, uri))
             if program.kind == "module":
                 summary.functions = {name: result.fns[name] for name in functions if name in result.fns}
                 summary.offsets = {name: units[src.unit].start for name, (src, _) in functions.items()}

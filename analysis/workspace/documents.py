@@ -60,6 +60,9 @@ class OpenTexts:
     def snapshot(self, uri: str) -> Optional[Snapshot]:
         return self._open.get(uri)
 
+    def __iter__(self):
+        return iter(list(self._open))
+
 
 @dataclass
 class Document:

@@ -90,6 +90,8 @@ def place(program: ProgramDecl, functions, units, lines: list[str], result: Prog
         owner = call.owner or result.fns[call_result.fn].owner
         groups.setdefault((owner, call.span.line, call.span.col), []).append(call_result)
     for (owner, _, _), group in groups.items():
+        if _lent(group):  # another file's text: its site is that file's (helper_callers.py)
+            continue
         site = _site(places, owner, group, depth, result, lines)
         if site is not None:
             calls.append(site)
@@ -136,6 +138,12 @@ def place(program: ProgramDecl, functions, units, lines: list[str], result: Prog
     extents = {name: Range(units[src.unit].start, 0, units[src.unit].end - 1, 0)
                for name, (src, _) in functions.items()}
     return calls, signatures, diagnostics, operators, place_graphs(result.graphs, places, lines, extents, alias)
+
+
+def _lent(group: list[CallResult]) -> bool:
+    """A scope header of an inline helper of another file (N1), expanded here."""
+    fn = group[0].callee_fn
+    return group[0].dispatch and fn is not None and fn.scope is not None and "home" in fn.scope.attrs
 
 
 def _site(places: _Places, owner: str, group: list[CallResult], depth, result: ProgramResult,

@@ -90,6 +90,7 @@ class CallSite:
     skipped: Optional[str] = None  # why it carries no directions (S6)
     notes: tuple[str, ...] = ()  # H2/H3: related vectors in words
     signature: tuple[SignatureParam, ...] = ()  # the callee's parameters (none when it is unknown)
+    lent: tuple[str, ...] = ()  # an inline helper's scope as its callers expand it: the callers (helper_callers.py)
 
 
 @dataclass(frozen=True)
@@ -142,6 +143,8 @@ class DocumentAnalysis:
     graphs: list = field(default_factory=list)  # graphs.PlacedGraph of each orchestration-like function
     # diagnostics off by default (information-level hazards): shown when their data["setting"] is on
     optional_diagnostics: list = field(default_factory=list)
+    # scopes of other files' inline helpers this document expands (helper_callers.LentScope)
+    lent: list = field(default_factory=list)
     _index: Optional[tuple] = field(default=None, init=False, repr=False, compare=False)
 
     def _lines(self) -> tuple:

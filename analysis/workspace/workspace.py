@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import os
 import threading
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Optional
@@ -23,6 +24,8 @@ from ..registry.registry import Registry
 from ..vocabulary import Code, Severity
 from .caches import Caches
 from .document import DocumentAnalyzer, ModuleSummary
+from . import helper_callers
+from .helper_callers import Lending, with_callers
 from .documents import DiskFiles, Document, OpenDocuments, OpenTexts, path_to_uri, uri_to_path
 from .results import Diagnostic, DocumentAnalysis, Range
 
@@ -51,12 +54,14 @@ class Workspace:
         self._lock = threading.RLock()
         self._active: set = set()  # documents being analysed (import cycles)
         self._round: Optional[dict] = None  # uri -> its result, during one `analysis` (each file checked once)
+        self.lending = Lending()  # what callers lent other files' inline helpers (helper_callers.py)
 
     # -- documents --------------------------------------------------------------------
     def forget(self, uri: str) -> None:
         """A document was closed: drop what was kept for it (its text is read from disk from now on)."""
         with self._lock:
             self._analyses.pop(uri, None)
+            self.lending.forget(uri)  # its text on disk may lend otherwise
             self.caches.splitters.pop(uri, None)
             self.caches.forget(uri)
 
@@ -84,19 +89,49 @@ class Workspace:
         with self._lock:
             self._registry = registry
             self._analyses.clear()
+            self.lending = Lending()
 
     # -- analyses ---------------------------------------------------------------------------
     def analysis(self, uri: str) -> Optional[DocumentAnalysis]:
+        """The document's analysis, its inline helpers' headers as far as the lending store knows its callers."""
+        with self._lock, self._question():
+            result = self._analyse(uri)
+            return with_callers(self, uri, *result) if result else None
+
+    @contextmanager
+    def _question(self):
+        outer = self._round is None
+        if outer:  # every file the imports reach is checked once per question, not once per path to it
+            self._round = {}
+        try:
+            yield
+        finally:
+            if outer:
+                self._round = None
+
+    # -- lending to inline helpers (helper_callers.py) ------------------------------------------------
+    def callers(self, uri: str) -> list[str]:
+        """The files that may expand `uri`'s inline helpers (none when it has no helper with a scope)."""
+        with self._lock, self._question():
+            result = self._analyse(uri)
+            return helper_callers.callers(self, uri, result[1]) if result else []
+
+    def borrows(self, uri: str) -> bool:
+        """Whether `uri`'s last analysis has inline helpers with scopes, whose headers its callers lend."""
         with self._lock:
-            outer = self._round is None
-            if outer:  # every file the imports reach is checked once per question, not once per path to it
-                self._round = {}
-            try:
-                result = self._analyse(uri)
-            finally:
-                if outer:
-                    self._round = None
-            return result[0] if result else None
+            cached = self._analyses.get(uri)
+            return cached is not None and bool(helper_callers.inline_helpers(cached[2]))
+
+    def lend(self, caller: str) -> None:
+        """Bring what `caller` lends up to date (its analysis records it; the early cutoff makes it cheap
+        when nothing it reads changed)."""
+        with self._lock, self._question():
+            self._analyse(caller)
+
+    def settle(self, uri: str) -> None:
+        """Lend `uri` everything its callers lend now (what the server does in the background)."""
+        for caller in self.callers(uri):
+            self.lend(caller)
 
     def dependencies(self, uri: str) -> list[str]:
         """The documents whose exports the last analysis of `uri` read (none before it is analysed)."""
@@ -141,6 +176,7 @@ class Workspace:
             self._explain_unresolved(uri, analysis, summary)
             exports = _exports(uri, summary)
             self._analyses[uri] = ((doc.text, self.registry(), tuple(deps.items())), analysis, exports)
+            self.lending.record(uri, doc.text, deps, analysis.lent)
             return analysis, exports
         finally:
             self._active.discard(uri)
@@ -305,7 +341,9 @@ def _homed(body: list, uri: str) -> list:
             st = replace(st, value=replace(st.value, callee=ir.CalleeRef(CalleeForm.HOME, st.value.callee.name, uri)))
         elif isinstance(st, ir.If):
             st = replace(st, then=_homed(st.then, uri), orelse=_homed(st.orelse, uri))
-        elif isinstance(st, (ir.Loop, ir.Scope)):
+        elif isinstance(st, ir.Scope):  # (its header is the helper's: helper_callers.py lends it back)
+            st = replace(st, body=_homed(st.body, uri), attrs={**st.attrs, "home": uri})
+        elif isinstance(st, ir.Loop):
             st = replace(st, body=_homed(st.body, uri))
         out.append(st)
     return out

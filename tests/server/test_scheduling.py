@@ -41,6 +41,9 @@ class SlowEngine:
                 calls.append(CallSite(r, r, "call", "InCore", "f", (hint,)))
         return DocumentAnalysis(uri, snapshot.version, calls, [], [])
 
+    def borrows(self, uri: str) -> bool:  # no inline helpers here: nothing lent in the background
+        return False
+
 
 class FakeServer:
     def __init__(self):

@@ -1,0 +1,363 @@
+"""Inline helpers' scope headers as their callers expand them (N1, H3).
+
+A `pl.inline` / `@pl.jit.inline` helper is analysed only through its expansions: a scope in its
+text is outlined once per call, in the caller's program. When the caller lives in another file,
+that file's analysis derives the scope's captures, and the helper's own header would show
+nothing. So:
+
+- a caller's analysis *lends* each such expansion (`lent_scopes`): the helper's file and name, the
+  header's span in the helper's text, where the caller calls the helper, and the captures'
+  directions with their derivations;
+- every caller's analysis records what it lent in the workspace's lending store (`Lending`), tagged
+  with the helper's export fingerprint and the caller's text it was computed from;
+- the helper's analysis *borrows* (`with_callers`) what the store holds for its current
+  fingerprint and the callers' current texts, never waiting for a caller (issue 8: a keystroke in
+  the helper changes its fingerprint, and 22 callers took seconds). The server lends the rest in
+  the background (`callers`, then each caller's analysis: server/analyses.py), and refreshes the
+  helper's views when what it borrows changed; `settle` does the same at once, in process;
+- one scope site per header: one vector when the callers agree; else, per capture, the strongest
+  of the callers' directions, the per-caller vectors in the hover.
+
+"Strongest" is H3's order (ARG_STRENGTH: InOut > Output > OutputExisting > Input > NoDep >
+Scalar). InOut is the one tag that both waits on the earlier writers (G4) and records the task as
+a writer (G5): a header that says InOut where one caller has Input hides no write, and one that
+says OutputExisting where another has Input still names the write. The order is a display rule,
+not a merge the runtime does: each call site keeps its own vector, which the hover lists.
+"""
+from __future__ import annotations
+
+import os
+import re
+import weakref
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Optional
+
+from ..ir.nodes import ARG_STRENGTH, Kind
+from ..ir import nodes as ir
+from ..pipeline.model import CallResult
+from ..pipeline.program import ProgramResult
+from ..syntax.nodes import Span
+from .documents import path_to_uri, uri_to_path
+from .placement import _depths, _owners, _Places, _signature
+from .results import ArgHint, CallSite, DocumentAnalysis, Explanation, Location, Range, Step
+from .text import header_colon, indentation
+
+
+@dataclass(frozen=True)
+class LentScope:
+    """One expansion of a scope of another file's inline helper, as the caller's analysis derived it."""
+
+    helper_uri: str  # the file whose text holds the scope
+    helper: str  # the helper function whose text holds it
+    span: Span  # the header, relative to the helper's unit
+    caller_uri: Optional[str]
+    caller_line: int  # the call of the helper in the caller's text (the outermost one, N1)
+    caller_function: str
+    callee: str  # the outlined function's name and kind
+    kind: str
+    captures: tuple[ArgHint, ...]  # positions are the helper's to give (line, col -1)
+    signature: tuple = ()
+
+
+# -- the caller's side -------------------------------------------------------------------------------
+def lent_scopes(result: ProgramResult, functions, units, uri: Optional[str]) -> list[LentScope]:
+    """The scopes of other files' inline helpers that this program expanded, one per expansion."""
+    groups: dict = {}
+    for r in result.calls:
+        scope = r.callee_fn.scope if r.dispatch and r.callee_fn is not None else None
+        home = scope.attrs.get("home") if scope is not None else None
+        if home is None or home == uri or r.directions is None:
+            continue
+        key = (home, r.call.owner, r.call.span.line, r.call.span.col, scope.attrs.get("inlined_at"))
+        groups.setdefault(key, []).append(r)
+    if not groups:
+        return []
+    places = _Places(functions, units, _owners(result))
+    depth = _depths(result.fns)
+    out = []
+    for (home, helper, _, _, inlined_at), group in groups.items():
+        outermost = min(depth.get(r.fn, 0) for r in group)  # H3: the dispatch of the outermost function
+        chosen = [r for r in group if depth.get(r.fn, 0) == outermost]
+        at = places.range(*inlined_at) if inlined_at else None
+        root = _root_function(result, chosen[0])
+        out.append(LentScope(home, helper, chosen[0].call.span, uri, at.line if at else -1,
+                             inlined_at[0] if inlined_at else root, chosen[0].callee_fn.name,
+                             chosen[0].callee_fn.kind.value, _captures(places, chosen, uri),
+                             _signature(chosen[0].callee_fn)))
+    return out
+
+
+def _root_function(result: ProgramResult, r: CallResult) -> str:
+    fn = result.fns.get(r.fn)
+    while fn is not None and fn.parent is not None and fn.parent in result.fns:
+        fn = result.fns[fn.parent]
+    return fn.name if fn is not None else r.fn
+
+
+def _captures(places: _Places, chosen: list[CallResult], uri: Optional[str]) -> tuple[ArgHint, ...]:
+    first = chosen[0]
+    params = first.callee_fn.params
+    out = []
+    for i in range(len(first.directions)):
+        values = [(r.directions[i], r.derivations[i]) for r in chosen if i < len(r.directions)]
+        direction, why = max(values, key=lambda v: ARG_STRENGTH[v[0]])
+        name = params[i].name if i < len(params) else f"#{i}"
+        arg = first.call.args[i] if i < len(first.call.args) else None
+        arg_name = arg.var.name if isinstance(arg, ir.Ref) and not arg.var.name.startswith("_t") else None
+        out.append(ArgHint(-1, -1, direction, name, arg_name, i, _elsewhere(places.explain(why), uri)))
+    return tuple(out)
+
+
+def _elsewhere(e: Explanation, uri: Optional[str]) -> Explanation:
+    """The caller's evidence, as seen from the helper's file (a location without uri is the caller's)."""
+    steps = tuple(Step(s.label, s.note, Location(uri, s.location.range) if s.location and s.location.uri is None
+                       else s.location) for s in e.steps)
+    return Explanation(e.rule, e.text, steps)
+
+
+# -- the lending store ------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Lent:
+    """What one caller lent one helper file: computed from that caller's text, with the helper's exports
+    as they were then (their fingerprint). Valid while both are still current."""
+
+    fingerprint: str
+    text: str
+    scopes: tuple[LentScope, ...]
+
+
+class Lending:
+    """Per helper file, what each caller lent it. A caller's analysis records here whenever it is made
+    (in its own right, or in the background for a helper: `lend`); the helper's analysis only reads
+    what is current, never waits for its callers (issue 8)."""
+
+    def __init__(self) -> None:
+        self.by_helper: dict[str, dict[str, Lent]] = {}  # helper file key -> caller uri -> what it lent
+
+    def record(self, caller: str, text: str, deps: dict, lent: list[LentScope]) -> None:
+        self.forget(caller)
+        groups: dict = {}
+        for s in lent:
+            groups.setdefault(s.helper_uri, []).append(s)
+        for helper_uri, scopes in groups.items():
+            self.by_helper.setdefault(_file_key(helper_uri), {})[caller] = \
+                Lent(deps.get(helper_uri, ""), text, tuple(scopes))
+
+    def forget(self, caller: str) -> None:
+        for entries in self.by_helper.values():
+            entries.pop(caller, None)
+
+    def current(self, workspace, uri: str, fingerprint: str) -> list[LentScope]:
+        """What the callers lent `uri` with its exports as they are now, from their texts as they are now."""
+        out: list[LentScope] = []
+        own = _file_key(uri)
+        for caller, lent in sorted(self.by_helper.get(own, {}).items()):
+            if lent.fingerprint == fingerprint and caller != uri and _file_key(caller) != own \
+                    and workspace.text(caller) == lent.text:
+                out.extend(lent.scopes)
+        return out
+
+
+def inline_helpers(exports) -> dict[str, int]:
+    """The file's inline helpers that hold an outlined scope (whose headers their callers lend), with their offsets."""
+    return {name: fn.home[1] for name, fn in exports.functions.items()
+            if fn.kind is Kind.INLINE and fn.home is not None and _has_scope(fn.body)}
+
+
+def callers(workspace, uri: str, exports) -> list[str]:
+    """The workspace's files (open or on disk) that may call one of `uri`'s inline helpers."""
+    helpers = inline_helpers(exports)
+    return _index(workspace).candidates(workspace, uri, helpers) if helpers else []
+
+
+# -- the helper's side -------------------------------------------------------------------------------
+def with_callers(workspace, uri: str, analysis: DocumentAnalysis, exports) -> DocumentAnalysis:
+    """The analysis of `uri` with its inline helpers' scope headers as the store says its callers expand them
+    (what is missing or stale there is lent later, in the background: server/analyses.py)."""
+    helpers = inline_helpers(exports)
+    if not helpers:
+        return analysis
+    lent = [s for s in workspace.lending.current(workspace, uri, exports.fingerprint) if s.helper in helpers]
+    if not lent:
+        return analysis
+    index = _index(workspace)
+    key = (id(analysis), analysis.version, tuple(map(id, lent)))
+    memo = index.borrowed.get(uri)
+    if memo is not None and memo[0] == key and memo[1] is analysis:
+        return memo[2]
+    text = workspace.text(uri) or ""
+    borrowed = _borrowed_sites(lent, helpers, text.split("\n"), analysis, uri)
+    if not borrowed:
+        return analysis
+    at = {site.range for site in borrowed}
+    calls = [site for site in analysis.calls if not (site.scope and site.range in at)] + borrowed
+    calls.sort(key=lambda c: (c.range.line, c.range.col))
+    out = replace(analysis, calls=calls)
+    index.borrowed[uri] = (key, analysis, out)
+    return out
+
+
+def borrowed(analysis: Optional[DocumentAnalysis]) -> tuple:
+    """What an analysis shows of its callers' expansions (to tell whether the helper's views must be refreshed)."""
+    if analysis is None:
+        return ()
+    return tuple((c.range, c.hints, c.notes, c.lent) for c in analysis.calls if c.lent)
+
+
+def _has_scope(body: list) -> bool:
+    return any(isinstance(st, ir.Scope) and st.outlined for st in ir.walk_stmts(body))
+
+
+def _same_file(a: str, b: str) -> bool:
+    return a == b or _file_key(a) == _file_key(b)
+
+
+def _file_key(uri: str) -> str:
+    """The file a uri names, whichever way it is spelled (the walk's uris are path_to_uri's)."""
+    path = uri_to_path(uri)
+    return path_to_uri(path) if path is not None else uri
+
+
+def _borrowed_sites(lent: list[LentScope], offsets: dict, lines: list[str], analysis: DocumentAnalysis,
+                    uri: str) -> list[CallSite]:
+    headers: dict = {}
+    for s in lent:
+        offset = offsets[s.helper]
+        headers.setdefault((s.helper, s.span.line + offset, s.span.col), []).append(s)
+    out = []
+    for (helper, line, col), expansions in sorted(headers.items(), key=lambda kv: kv[0][1:]):
+        first = expansions[0]
+        offset = offsets[helper]
+        if not 0 <= line < len(lines):
+            continue
+        end_line, end_col = header_colon(lines, first.span.end_line + offset, first.span.end_col)
+        r = Range(line, indentation(lines[line]), end_line, end_col)
+        own = next((site for site in analysis.calls if site.scope and site.range == r and site.hints), None)
+        out.append(_merged(r, helper, expansions, own, uri))
+    return out
+
+
+def _merged(r: Range, helper: str, expansions: list[LentScope], own: Optional[CallSite], uri: str) -> CallSite:
+    """One header: per capture (by name: a caller passing a literal captures less, O3) the strongest direction."""
+    vectors = [(_where(s), s.captures) for s in sorted(expansions, key=_order)]
+    if own is not None:  # a caller in the helper's own file
+        vectors.insert(0, (f"this file ({own.function})", own.hints))
+    names: dict[str, list[tuple[str, ArgHint]]] = {}
+    for where, captures in vectors:
+        for h in captures:
+            names.setdefault(h.param, []).append((where, h))
+    hints = []
+    for k, (name, copies) in enumerate(names.items()):
+        where, best = max(copies, key=lambda c: ARG_STRENGTH[c[1].direction])
+        values = tuple(h.direction for _, h in copies)
+        e = best.explanation
+        hints.append(ArgHint(r.end_line, r.end_col, best.direction, name, None, k,
+                             Explanation(e.rule, f"{e.text} (in {where})", e.steps),
+                             values if len(set(values)) > 1 else ()))
+    agree = all(not h.copies for h in hints) and len({len(c) for _, c in vectors}) == 1
+    count = len(vectors)
+    notes = [f"{helper} is an inline helper: these are the directions of its expansion at "
+             f"{'its one call' if count == 1 else f'its {count} calls'} (N1)"
+             + ("" if agree else "; they disagree: each capture shows the strongest (H3)")]
+    notes += [f"{where}: {_vector(captures)}" for where, captures in vectors]
+    first = expansions[0]
+    return CallSite(r, r, first.callee, first.kind, f"{helper} (from its callers)", tuple(hints), True,
+                    False, None, tuple(notes), first.signature, lent=tuple(w for w, _ in vectors))
+
+
+def _order(s: LentScope):
+    return (s.caller_uri or "", s.caller_line)
+
+
+def _where(s: LentScope) -> str:
+    path = uri_to_path(s.caller_uri) if s.caller_uri else None
+    name = path.name if path is not None else (s.caller_uri or "?")
+    line = f":{s.caller_line + 1}" if s.caller_line >= 0 else ""
+    return f"{name}{line} ({s.caller_function})"
+
+
+def _vector(captures) -> str:
+    return ", ".join(f"{h.param}{f' ({h.arg})' if h.arg and h.arg != h.param else ''}: {h.direction.value}"
+                     for h in captures) or "no captures"
+
+
+# -- which files may call a helper -----------------------------------------------------------------------
+_SKIP_DIRS = {"node_modules", "__pycache__", "site-packages", "build", "dist"}
+MAX_FILES = 20000  # a workspace folder larger than this is searched only this far
+
+
+class _CallerIndex:
+    """The workspace's Python files and which of them name a helper. The folders are walked again
+    when one of them changed (a file made, removed or renamed changes its folder's time stamp)."""
+
+    def __init__(self) -> None:
+        self.roots: Optional[tuple] = None
+        self.files: list[str] = []
+        self.folders: dict[str, int] = {}  # folder -> its mtime when walked
+        self.mentions: dict = {}  # uri -> (text, names, whether the text names one of them)
+        self.borrowed: dict = {}  # helper uri -> (key, its analysis, the analysis with its callers' sites)
+
+    def candidates(self, workspace, uri: str, helpers: dict) -> list[str]:
+        roots = tuple(workspace.roots)
+        if roots != self.roots or not _unchanged(self.folders):
+            self.roots = roots
+            self.files, self.folders = _python_files(roots)
+        try:
+            open_uris = {u for u in workspace.open_documents if workspace.open_documents.snapshot(u) is not None}
+        except TypeError:  # an owner that cannot list its documents: files on disk only
+            open_uris = set()
+        names = tuple(sorted(helpers))
+        pattern = None
+        out = []
+        own = _file_key(uri)
+        for candidate in sorted(set(self.files) | open_uris):
+            if candidate in (uri, own) or (candidate in open_uris and _file_key(candidate) == own):
+                continue
+            text = workspace.text(candidate)
+            if text is None:
+                continue
+            cached = self.mentions.get(candidate)
+            if cached is None or cached[0] is not text or cached[1] != names:
+                pattern = pattern or re.compile(r"\b(?:" + "|".join(map(re.escape, names)) + r")\b")
+                cached = self.mentions[candidate] = (text, names, pattern.search(text) is not None)
+            if cached[2]:
+                out.append(candidate)
+        return out
+
+
+def _python_files(roots: tuple) -> tuple[list[str], dict[str, int]]:
+    out: list[str] = []
+    folders: dict[str, int] = {}
+    for root in roots:
+        for folder, dirs, files in os.walk(root):
+            try:
+                folders[folder] = os.stat(folder).st_mtime_ns
+            except OSError:
+                continue
+            dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in _SKIP_DIRS
+                             and not d.endswith("venv"))
+            out.extend(path_to_uri(Path(folder) / f) for f in sorted(files) if f.endswith(".py"))
+            if len(out) >= MAX_FILES:
+                return out[:MAX_FILES], folders
+    return out, folders
+
+
+def _unchanged(folders: dict[str, int]) -> bool:
+    for folder, mtime in folders.items():
+        try:
+            if os.stat(folder).st_mtime_ns != mtime:
+                return False
+        except OSError:
+            return False
+    return True
+
+
+_indexes: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def _index(workspace) -> _CallerIndex:
+    index = _indexes.get(workspace)
+    if index is None:
+        index = _indexes[workspace] = _CallerIndex()
+    return index

@@ -1,0 +1,163 @@
+"""An inline helper's own scope header shows how the workspace's callers in other files expand it (N1, H3):
+one vector when they agree, the strongest per capture when they do not, each call's vector in the hover;
+callers open or only on disk."""
+from __future__ import annotations
+
+import asyncio
+import itertools
+
+import pytest
+from lsprotocol import types
+
+from lens_client import bounded, capabilities, label_text, pos
+
+pytestmark = pytest.mark.asyncio(loop_scope="session")
+
+_folders = itertools.count()
+
+HELPERS = '''\
+import pypto.language as pl
+
+N = 256
+
+
+@pl.jit.inline
+def square_into(src: pl.Tensor[[N], pl.FP32], dst: pl.Tensor[[N], pl.FP32]):
+    with pl.at(level=pl.Level.CORE_GROUP, name_hint="sq"):
+        t = pl.load(src, [0], [N])
+        pl.store(pl.mul(t, t), [0], dst)
+    return dst
+'''
+HEADER = 'with pl.at(level=pl.Level.CORE_GROUP, name_hint="sq"):'
+
+# O5: dst stored (Out), src read (In); C9: y is the caller's own Out parameter, written first here
+ONCE = '''\
+import pypto.language as pl
+from helpers import N, square_into
+
+
+@pl.jit
+def once(x: pl.Tensor[[N], pl.FP32], y: pl.Out[pl.Tensor[[N], pl.FP32]]):
+    y = square_into(x, y)
+    return y
+'''
+ALSO_ONCE = ONCE.replace("def once(", "def also_once(")
+# C7: the second expansion writes `mid`, which the first one already wrote: InOut there
+TWICE = '''\
+import pypto.language as pl
+from helpers import N, square_into
+
+
+@pl.jit
+def twice(x: pl.Tensor[[N], pl.FP32], y: pl.Out[pl.Tensor[[N], pl.FP32]]):
+    mid = pl.create_tensor([N], dtype=pl.FP32)
+    mid = square_into(x, mid)
+    mid = square_into(x, mid)
+    return y
+'''
+
+
+def project(client):
+    folder = client.folder / f"helper_callers_{next(_folders)}"
+    folder.mkdir(parents=True)
+    return folder
+
+
+async def header_hints(client, uri) -> list[str]:
+    line = pos(HELPERS, HEADER, client.encoding).line
+    return sorted(label_text(h) for h in await client.hints(uri, (line, 0), (line + 1, 0)))
+
+
+async def lent_header_hints(client, uri, expected: list[str]) -> list[str]:
+    """The header's hints once the callers' expansions were lent in the background (bounded): the helper's
+    own analysis never waits for its callers, its hints are refreshed when they arrive."""
+    async def poll():
+        while (found := await header_hints(client, uri)) != expected:
+            await asyncio.sleep(0.05)
+        return found
+    try:
+        return await bounded(poll(), 20)
+    except asyncio.TimeoutError:
+        return await header_hints(client, uri)
+
+
+async def header_hover(client, uri) -> str:
+    hover = await client.hover(uri, pos(HELPERS, "pl.at(", client.encoding))
+    assert hover is not None
+    return hover.contents.value
+
+
+async def test_a_helper_without_callers_shows_nothing_on_its_header(client):
+    folder = project(client)
+    helpers = client.open((folder / "helpers.py").as_uri(), HELPERS)
+    assert await header_hints(client, helpers) == []
+
+
+async def test_callers_on_disk_that_agree_give_one_vector(client):
+    folder = project(client)
+    (folder / "helpers.py").write_text(HELPERS, encoding="utf-8")
+    (folder / "caller_a.py").write_text(ONCE, encoding="utf-8")
+    (folder / "caller_b.py").write_text(ALSO_ONCE, encoding="utf-8")
+    refreshes = client.inlay_refreshes
+    helpers = client.open((folder / "helpers.py").as_uri(), HELPERS)
+    assert await lent_header_hints(client, helpers, ["dst: OutputExisting", "src: Input"]) == \
+        ["dst: OutputExisting", "src: Input"]
+    assert client.inlay_refreshes > refreshes  # the hints were refreshed when the callers' arrived
+    text = await header_hover(client, helpers)
+    assert "its 2 calls" in text and "disagree" not in text
+    assert "caller_a.py:7 (once): src (x): Input, dst (y): OutputExisting" in text
+    assert "caller_b.py:7 (also_once): src (x): Input, dst (y): OutputExisting" in text
+
+
+async def test_callers_that_disagree_give_the_strongest_and_the_hover_lists_each(client):
+    folder = project(client)
+    helpers = client.open((folder / "helpers.py").as_uri(), HELPERS)
+    (folder / "caller_a.py").write_text(ONCE, encoding="utf-8")  # (before the lending starts)
+    assert await lent_header_hints(client, helpers, ["dst: OutputExisting", "src: Input"]) == \
+        ["dst: OutputExisting", "src: Input"]
+    (folder / "caller_b.py").write_text(TWICE, encoding="utf-8")  # a new file on disk, found at the next change
+    client.replace(helpers, 2, HELPERS + "# saved\n")
+    assert await lent_header_hints(client, helpers, ["dst: InOut", "src: Input"]) == ["dst: InOut", "src: Input"]
+    text = await header_hover(client, helpers)
+    assert "they disagree: each capture shows the strongest (H3)" in text
+    assert "caller_a.py:7 (once): src (x): Input, dst (y): OutputExisting" in text
+    assert "caller_b.py:8 (twice): src (x): Input, dst (mid): OutputExisting" in text
+    assert "caller_b.py:9 (twice): src (x): Input, dst (mid): InOut" in text
+    assert "copies: OutputExisting, OutputExisting, InOut" in text
+
+
+async def test_an_open_caller_edited_moves_the_helpers_header(client):
+    folder = project(client)
+    helpers = client.open((folder / "helpers.py").as_uri(), HELPERS)
+    caller = client.open((folder / "caller.py").as_uri(), TWICE)  # never saved: the editor's text
+    assert await lent_header_hints(client, helpers, ["dst: InOut", "src: Input"]) == ["dst: InOut", "src: Input"]
+    client.replace(caller, 2, ONCE)
+    assert await lent_header_hints(client, helpers, ["dst: OutputExisting", "src: Input"]) == \
+        ["dst: OutputExisting", "src: Input"]
+    client.close(caller)  # not on disk: no caller any more
+    assert await header_hints(client, helpers) == []
+
+
+async def test_editing_the_helper_changes_what_its_callers_derive(client):
+    folder = project(client)
+    (folder / "caller.py").write_text(ONCE, encoding="utf-8")
+    helpers = client.open((folder / "helpers.py").as_uri(), HELPERS)
+    assert await lent_header_hints(client, helpers, ["dst: OutputExisting", "src: Input"]) == \
+        ["dst: OutputExisting", "src: Input"]
+    # the scope now reads dst before it stores it: InOut in the caller (O5), so on the header
+    client.replace(helpers, 2, HELPERS.replace("pl.store(pl.mul(t, t)", "pl.store(pl.add(pl.load(dst, [0], [N]), t)"))
+    assert await lent_header_hints(client, helpers, ["dst: InOut", "src: Input"]) == ["dst: InOut", "src: Input"]
+
+
+async def test_the_lens_says_the_captures_come_from_the_callers(start_session):
+    async with start_session(capabilities("utf-16"), labels="default") as client:
+        folder = client.folder
+        (folder / "caller_a.py").write_text(ONCE, encoding="utf-8")
+        (folder / "caller_b.py").write_text(TWICE, encoding="utf-8")
+        helpers = client.open((folder / "helpers.py").as_uri(), HELPERS)
+        await lent_header_hints(client, helpers, ["dst: InOut", "src: Input"])
+        found = await bounded(client.text_document_code_lens_async(types.CodeLensParams(
+            text_document=types.TextDocumentIdentifier(uri=helpers))))
+        titles = {lens.range.start.line: lens.command.title for lens in found or []
+                  if lens.command.command == "pyptoLens.explainAt"}
+        assert titles == {pos(HELPERS, HEADER, "utf-16").line: "3 calls: inout dst · in src"}
