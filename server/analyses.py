@@ -23,7 +23,10 @@ store (helper_callers.py); its own analysis never waits for them. What is missin
 in the background, at low priority: `LENDING_DELAY_SECONDS` after the last change of any document,
 one caller at a time, only while no document waits for its own analysis, and started again by a
 newer change. When it is done and the helper's borrowed headers changed, its hints and code lenses
-are refreshed.
+are refreshed. A viewport's hints and a hover answer with what the store has; a request that cannot
+be answered again (a whole document's hints, code lenses, diagnostics) waits for the lending to end,
+without its delay: so its answer is what the server settles on, the same as a fresh server's for the
+same texts.
 
 A request cancelled (`$/cancelRequest`) while it waits answers at once: the wait is cancelled,
 never the analysis, whose result the caches keep.
@@ -114,6 +117,16 @@ class Analyses:
     def _lend_later(self, helper: str) -> None:
         self.lending[helper] = Lending(time.monotonic() + LENDING_DELAY_SECONDS)  # a newer change starts it again
 
+    def _lend_now(self, helper: str) -> None:
+        """A request that cannot be answered twice waits for the helper's lending: no debounce for it."""
+        job = self.lending[helper]
+        if job.due > time.monotonic():
+            job.due = time.monotonic()
+            event, self.wanted_event = self.wanted_event, None
+            if event is not None:  # (ends the debounce wait under way)
+                event.set()
+        self._start()
+
     def forget(self, uri: str) -> None:
         self.helpers.discard(uri)
         self.lending.pop(uri, None)
@@ -139,8 +152,12 @@ class Analyses:
             if text is None or not self.server.is_python(uri):
                 return text, None
             done = self.fresh(uri)
-            if done is not None:
+            if done is not None and not (moved_after is None and uri in self.lending):
                 return text, done.analysis
+            if done is not None:  # a whole answer for a helper: with what its callers lend now
+                self._lend_now(uri)
+                await self._next_done(0.5)
+                continue
             self.want(uri)
             wait = None
             if moved_after is not None and self._can_move(uri):
@@ -169,6 +186,11 @@ class Analyses:
         answered = self.answered.setdefault(uri, Answered())
         answered.windows = answered.windows[-20:] + [(window, _shown(result, window))]
         return result
+
+    async def settled(self) -> None:
+        """Returns when no analysis is wanted or running and no lending is pending (pyptoLens/settled)."""
+        while self.active or self.wanted or self.lending:
+            await self._next_done(0.5)  # (woken by every analysis done; the timeout re-checks a debounce)
 
     async def _next_done(self, timeout: Optional[float]) -> None:
         if self.changed_event is None:
@@ -300,6 +322,7 @@ class Analyses:
         """The helper's analysis with what its callers lend now: its views are refreshed if that changed."""
         done = self.done.get(uri)
         if analysis is None or done is None or borrowed(done.analysis) == borrowed(analysis):
+            self._wake()  # (whole answers wait for the lending's end)
             return
         if text is self.server.documents.get(uri) and analysis.version == text.version and \
                 done.version == text.version and done.generation == generation == self.generation:

@@ -10,7 +10,7 @@ from typing import Optional
 
 from lsprotocol import types
 
-from . import code_actions, code_lens, commands, diagnostics, hover, inlay_hints, memory, status, task_graph
+from . import code_actions, code_lens, commands, diagnostics, hover, inlay_hints, memory, settled, status, task_graph
 from .server import LensServer
 from .settings import hint_budget
 
@@ -19,7 +19,8 @@ log = logging.getLogger("pypto-lens")
 
 def create_server() -> LensServer:
     server = LensServer()
-    for feature in (inlay_hints, hover, diagnostics, code_actions, commands, code_lens, task_graph, status, memory):
+    for feature in (inlay_hints, hover, diagnostics, code_actions, commands, code_lens, task_graph, status, memory,
+                    settled):
         feature.install(server)
 
     @server.feature(types.INITIALIZE)

@@ -198,6 +198,12 @@ def memory(client: LspClient, **params) -> dict:
         return {"rssKb": proc_rss_kb(client.proc.pid)}
 
 
+def settle(client: LspClient) -> None:
+    """Wait until the server's background work is done (pyptoLens/settled): a helper's lent scope headers
+    come a second or more after the last change, and two servers are compared as they settle."""
+    client.request("pyptoLens/settled")
+
+
 def proc_rss_kb(pid: int) -> Optional[int]:
     try:
         for line in Path(f"/proc/{pid}/status").read_text().splitlines():
@@ -397,6 +403,7 @@ def run_soak(root: Path, paths: list[Path], seconds: float, seed: int, command: 
         for doc in docs:
             if not doc.open:
                 open_document(client, doc)
+        settle(client)
         soaked = {doc.uri: snapshot(client, doc) for doc in docs}
         end = memory(client, **({"since": "warm", "top": top, "group": group} if tracemalloc else {}))
         result.end_kb = end.get("rssKb")
@@ -416,6 +423,7 @@ def run_soak(root: Path, paths: list[Path], seconds: float, seed: int, command: 
     try:
         for doc in docs:
             open_document(fresh, doc)
+        settle(fresh)
         for doc in docs:
             difference = first_difference(soaked[doc.uri], snapshot(fresh, doc))
             if difference:

@@ -161,3 +161,25 @@ async def test_the_lens_says_the_captures_come_from_the_callers(start_session):
         titles = {lens.range.start.line: lens.command.title for lens in found or []
                   if lens.command.command == "pyptoLens.explainAt"}
         assert titles == {pos(HELPERS, HEADER, "utf-16").line: "3 calls: inout dst · in src"}
+
+
+async def test_a_whole_documents_hints_wait_for_the_lending(client):
+    """A request that cannot be answered again (all of a document's hints, as Neovim and the checkers
+    ask) answers what the server settles on: at once with the callers' vectors, no refresh needed."""
+    folder = project(client)
+    (folder / "helpers.py").write_text(HELPERS, encoding="utf-8")
+    (folder / "caller_a.py").write_text(ONCE, encoding="utf-8")
+    (folder / "caller_b.py").write_text(TWICE, encoding="utf-8")
+    helpers = client.open((folder / "helpers.py").as_uri(), HELPERS)
+    line = pos(HELPERS, HEADER, client.encoding).line
+    whole = await bounded(client.hints(helpers), 30)
+    assert sorted(label_text(h) for h in whole if h.position.line == line) == ["dst: InOut", "src: Input"]
+
+
+async def test_settled_answers_once_the_lending_is_done(client):
+    folder = project(client)
+    (folder / "caller.py").write_text(TWICE, encoding="utf-8")
+    helpers = client.open((folder / "helpers.py").as_uri(), HELPERS)
+    answer = await bounded(client.protocol.send_request_async("pyptoLens/settled", None), 30)
+    assert answer.settled is True
+    assert await header_hints(client, helpers) == ["dst: InOut", "src: Input"]  # a viewport's, no waiting
