@@ -56,7 +56,8 @@ def test_every_long_function_as_written_parses_the_same():
         whole, by_statements = parse_unit(text), pieces.parse_by_statements(text, cache)
         assert whole[1] is None and by_statements[1] is None
         assert dump(whole[0]) == dump(by_statements[0])
-        assert len(cache) > 5  # it was cut into statements
+        if pieces._split(text.split("\n")) is not None:  # a def: it was cut into its header and statements
+            assert len(cache) >= 3
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -18,7 +18,7 @@ from . import nodes as n
 from .chunker import _continues, _indent, _is_code, _statement_lines
 from .parser import SyntaxProblem, parse_unit
 
-MIN_LINES = 60  # shorter units are parsed whole: nothing to gain
+MIN_LINES = 20  # shorter units are parsed whole; a @pl.program's kernels and orchestrations are often longer
 _DEF = re.compile(r"[ \t]*(?:async[ \t]+)?def\b")
 
 Parsed = tuple[list, Optional[SyntaxProblem]]
