@@ -10,7 +10,8 @@ A request answers for the newest text:
 
 - when the analysis of the newest text is done, with it;
 - a viewport's hints and a hover (`ask(..., moved_after=...)`), when that analysis is not done
-  within a few milliseconds: with the last analysis moved through the edits made since
+  within a few milliseconds (at once when the document's last analysis took longer than that):
+  with the last analysis moved through the edits made since
   (edits.moved: a hint keeps its label and moves with its text; one whose text was replaced is
   gone). Once the new analysis is done, `workspace/inlayHint/refresh` goes out if, and only if,
   the hints answered that way differ from the new ones. An edit of a function's header (a
@@ -161,8 +162,10 @@ class Analyses:
             self.want(uri)
             wait = None
             if moved_after is not None and self._can_move(uri):
-                # once one request of this version was answered moved, the others need not wait again
-                waited = self.moved_version.get(uri) == text.version
+                # once one request of this version was answered moved, the others need not wait again;
+                # nor does one whose document's last analysis took longer than the wait (a big program:
+                # waiting would only delay the same moved answer)
+                waited = self.moved_version.get(uri) == text.version or self.done[uri].seconds > moved_after
                 wait = 0 if waited else moved_after - (time.monotonic() - started)
                 if wait <= 0:
                     return text, self._moved(uri, text, lines)
