@@ -165,7 +165,7 @@ class Analyses:
                 # once one request of this version was answered moved, the others need not wait again;
                 # nor does one whose document's last analysis took longer than the wait (a big program:
                 # waiting would only delay the same moved answer)
-                waited = self.moved_version.get(uri) == text.version or self.done[uri].seconds > moved_after
+                waited = self.moved_version.get(uri) == text.version or self.done[uri].seconds > MOVED_AFTER_SECONDS
                 wait = 0 if waited else moved_after - (time.monotonic() - started)
                 if wait <= 0:
                     return text, self._moved(uri, text, lines)

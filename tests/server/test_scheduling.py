@@ -141,6 +141,23 @@ async def test_once_a_version_was_answered_moved_the_next_request_does_not_wait_
     await settle(server)
 
 
+async def test_a_document_whose_last_analysis_was_slow_is_answered_moved_at_once():
+    # a big program: its analysis takes longer than the wait, so waiting would only delay the same
+    # moved answer (here the wait would be 30 s: the analysis is held)
+    server = FakeServer()
+    server.lens.gate.clear()
+    server.open()
+    asyncio.get_running_loop().call_later(0.1, server.lens.gate.set)  # the first analysis takes 0.1 s
+    await server.analyses.ask(URI)
+    assert server.analyses.done[URI].seconds > MOVED_AFTER_SECONDS
+    server.lens.gate.clear()
+    server.edit(2, (1, 0), (1, 0), "# a new line\n")
+    _, answer = await asyncio.wait_for(server.analyses.ask(URI, 30.0, (0, 10)), 5.0)
+    assert hints(answer) == [(3, 9), (5, 9)]
+    server.lens.gate.set()
+    await settle(server)
+
+
 async def test_an_edit_of_a_function_header_waits_for_the_new_analysis():
     # pl.Out[ made pl.InOut[ changes the directions at every call of the function: a moved answer
     # would show them stale until the refresh, so the viewport waits (while a body edit is moved)
