@@ -146,6 +146,7 @@ class DocumentAnalysis:
     # scopes of other files' inline helpers this document expands (helper_callers.LentScope)
     lent: list = field(default_factory=list)
     _index: Optional[tuple] = field(default=None, init=False, repr=False, compare=False)
+    _by_line: dict = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def _lines(self) -> tuple:
         if self._index is None:
@@ -167,6 +168,19 @@ class DocumentAnalysis:
         *_, operators, starts, reach = self._lines()
         lo, hi = bisect_left(starts, first - reach), bisect_right(starts, last)
         return [o for o in operators[lo:hi] if o.range.end_line >= first]
+
+    def meeting(self, name: str, first: int, last: int) -> list:
+        """The items of list `name` ("signatures", "diagnostics", "optional_diagnostics") whose range
+        meets lines [first, last], in their list's order (an index by line: a moved answer on a
+        50,000-line file looked at its 3,300 diagnostics at every keystroke)."""
+        index = self._by_line.get(name)
+        if index is None:
+            items = sorted(enumerate(getattr(self, name)), key=lambda kv: kv[1].range.line)
+            reach = max((item.range.end_line - item.range.line for _, item in items), default=0)
+            index = self._by_line[name] = (items, [item.range.line for _, item in items], reach)
+        items, starts, reach = index
+        lo, hi = bisect_left(starts, first - reach), bisect_right(starts, last)
+        return [item for _, item in sorted(kv for kv in items[lo:hi] if kv[1].range.end_line >= first)]
 
     def call_at(self, line: int, col: int) -> Optional[CallSite]:
         """The innermost call whose range holds the position."""

@@ -1,0 +1,82 @@
+"""An analysis moved through edits for a window of lines (workspace/edits.py) holds exactly what the
+whole moved analysis holds in that window; `DocumentAnalysis.meeting` (its index by line) finds
+exactly the items whose range meets the lines asked about, in their list's order."""
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from pypto_lens.workspace.documents import OpenTexts, path_to_uri
+from pypto_lens.vocabulary import Code, Severity
+from pypto_lens.workspace.edits import Edit, moved
+from pypto_lens.workspace.results import Diagnostic, DocumentAnalysis, Range
+from pypto_lens.workspace.workspace import Workspace
+
+EXAMPLES = sorted((Path(__file__).resolve().parent.parent / "examples").glob("*.py"))
+LISTS = ("signatures", "diagnostics", "optional_diagnostics")
+
+
+def analysed(path: Path):
+    texts = OpenTexts()
+    uri = path_to_uri(path)
+    texts.open(uri, path.read_text(encoding="utf-8"), 1)
+    return Workspace([path.parent], open_documents=texts).analysis(uri)
+
+
+def meets(item, first: int, last: int) -> bool:
+    return item.range.line <= last and item.range.end_line >= first
+
+
+def test_the_examples_have_diagnostics_and_signatures_to_find():
+    analyses = [analysed(p) for p in EXAMPLES]
+    assert sum(len(a.diagnostics) for a in analyses) > 3 and sum(len(a.signatures) for a in analyses) > 0
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.name)
+def test_meeting_finds_the_items_on_the_lines_in_their_order(path):
+    analysis = analysed(path)
+    lines = path.read_text(encoding="utf-8").count("\n") + 1
+    rng = random.Random(path.name)
+    for _ in range(60):
+        first = rng.randrange(-3, lines + 3)
+        last = first + rng.randrange(0, 40)
+        for name in LISTS:
+            assert analysis.meeting(name, first, last) == \
+                [item for item in getattr(analysis, name) if meets(item, first, last)]
+
+
+def test_meeting_finds_items_of_many_lines_that_begin_before_the_window():
+    rng = random.Random(7)
+    found = []
+    for k in range(300):
+        line = rng.randrange(200)
+        found.append(Diagnostic(Code.SYNTAX_ERROR, Severity.ERROR, f"d{k}",
+                                Range(line, 0, line + rng.choice([0, 0, 1, 5, 40]), 3)))
+    analysis = DocumentAnalysis("file:///m.py", 1, [], [], found)
+    for first in range(-2, 205, 3):
+        for last in (first, first + 7):
+            assert analysis.meeting("diagnostics", first, last) == [d for d in found if meets(d, first, last)]
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.name)
+def test_a_window_moved_holds_what_the_whole_moved_holds_there(path):
+    analysis = analysed(path)
+    lines = path.read_text(encoding="utf-8").count("\n") + 1
+    rng = random.Random(path.name)
+    for _ in range(20):
+        at = rng.randrange(lines)
+        edit = rng.choice([Edit(at, 0, at, 0, 1, 0),  # a line inserted
+                           Edit(at, 0, min(at + 1, lines - 1), 0, 0, 0),  # a line deleted
+                           Edit(at, 2, at, 2, 0, 1)])  # a character typed
+        whole = moved(analysis, [edit])
+        first = rng.randrange(lines)
+        last = first + rng.randrange(0, 30)
+        window = moved(analysis, [edit], first, last)
+        for name in LISTS:  # nothing that lands on the lines is missing, and nothing is made up
+            shown = getattr(window, name)
+            assert [item for item in getattr(whole, name) if meets(item, first, last)] == \
+                [item for item in shown if meets(item, first, last)]
+            assert all(item in getattr(whole, name) for item in shown)
+        assert window.calls == [c for c in whole.calls if c.range.end_line >= first and c.range.line <= last]
