@@ -119,7 +119,31 @@ class LspText:
         ends.append(len(text))
         self.starts = starts
         self.ends = ends
+        # lines from _shift_from on start and end _shift code points later than `starts`/`ends` say:
+        # an edit shifts every line after it, and typing on one line must not re-add 50,000 offsets
+        self._shift_from = len(starts)
+        self._shift = 0
         self._normal: Optional[str] = None
+
+    def _start(self, n: int) -> int:
+        return self.starts[n] + (self._shift if n >= self._shift_from else 0)
+
+    def _end(self, n: int) -> int:
+        return self.ends[n] + (self._shift if n >= self._shift_from else 0)
+
+    def _line_of(self, offset: int) -> int:
+        """bisect_right of the lines' starts for a code-point offset."""
+        cut = self._shift_from
+        if cut >= len(self.starts) or offset < self.starts[cut] + self._shift:
+            return bisect_right(self.starts, offset, 0, cut)
+        return bisect_right(self.starts, offset - self._shift, cut)
+
+    def _settle_shift(self) -> None:
+        cut, shift = self._shift_from, self._shift
+        if shift:
+            self.starts[cut:] = [s + shift for s in self.starts[cut:]]
+            self.ends[cut:] = [e + shift for e in self.ends[cut:]]
+        self._shift_from, self._shift = len(self.starts), 0
 
     @property
     def line_count(self) -> int:
@@ -128,7 +152,7 @@ class LspText:
     def line(self, n: int) -> str:
         if n < 0 or n >= len(self.starts):
             return ""
-        return self.text[self.starts[n]:self.ends[n]]
+        return self.text[self._start(n):self._end(n)]
 
     def normalised(self) -> str:
         """The text with every line end a \\n (same lines, same columns): what the analysis reads."""
@@ -143,7 +167,7 @@ class LspText:
         if line >= len(self.starts):
             return len(self.text)
         col = from_units(self.line(line), units, encoding)
-        return self.starts[line] + col
+        return self._start(line) + col
 
     def apply(self, change: Change, encoding: str) -> None:
         if change.start is None or change.end is None:
@@ -163,28 +187,37 @@ class LspText:
         self._record(Edit(start[0], start[1], end[0], end[1], len(ends), tail))
 
     def _splice(self, a: int, b: int, new: str) -> None:
-        """Replace text[a:b] and re-index only the lines around it (a keystroke must stay cheap)."""
+        """Replace text[a:b] and re-index only the lines around it (a keystroke must stay cheap): the
+        lines after them are shifted lazily (_shift), while the edits stay before the shifted ones."""
         old_len = len(self.text)
         text = self.text[:a] + new + self.text[b:]
         delta = len(text) - old_len
-        first = max(bisect_right(self.starts, a) - 2, 0)  # one line more on each side: \r + \n may join
-        last = bisect_right(self.starts, b) + 1
-        begin = self.starts[first]
-        stop = (self.starts[last] + delta) if last < len(self.starts) else len(text)
+        first = max(self._line_of(a) - 2, 0)  # one line more on each side: \r + \n may join
+        last = self._line_of(b) + 1
+        count = len(self.starts)
+        if self._shift_from < last:  # the shifted lines begin among the edited ones (an edit elsewhere)
+            self._settle_shift()
+        if self._shift_from >= count:  # nothing shifted: the shift may begin after the edited lines
+            self._shift_from, self._shift = min(last, count), 0
+        cut = self._shift_from
+        begin = self._start(first)
+        stop = (self._start(last) + delta) if last < count else len(text)
         starts, ends = [begin], []
         for m in LINE_END.finditer(text, begin, stop):
             ends.append(m.start())
             starts.append(m.end())
-        if last < len(self.starts):
+        if last < count:
             starts.pop()  # the line at `stop` is the first unchanged one
-            tail_starts = [s + delta for s in self.starts[last:]]
-            tail_ends = [e + delta for e in self.ends[last:]]
+            # lines [last, cut) move now, those from `cut` on by the shift
+            starts += [s + delta for s in self.starts[last:cut]]
+            ends += [e + delta for e in self.ends[last:cut]]
         else:
             ends.append(len(text))
-            tail_starts, tail_ends = [], []
+        self.starts[first:cut] = starts
+        self.ends[first:cut] = ends
+        self._shift_from = first + len(starts)
+        self._shift += delta
         self.text = text
-        self.starts = self.starts[:first] + starts + tail_starts
-        self.ends = self.ends[:first] + ends + tail_ends
         self._normal = None
 
     def clamp(self, line: int, units: int, encoding: str) -> tuple[int, int]:

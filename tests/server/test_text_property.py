@@ -82,6 +82,27 @@ def test_incremental_edits_follow_the_lsp_rules(session):
     check_same(doc, expected, encoding)
 
 
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(ENCODINGS), st.lists(texts, min_size=2, max_size=10).map("\n".join), st.data())
+def test_typing_on_one_line_then_elsewhere_keeps_every_line_after_every_edit(encoding, text, data):
+    # (the lines after an edit are shifted lazily while the edits stay on the lines before them)
+    doc = LspText(text, 1)
+    current, last = text, None
+    for _ in range(data.draw(st.integers(1, 15))):
+        if last is not None and data.draw(st.integers(0, 3)):  # mostly typing on, at the same line
+            line = last[0]
+            start = (line, data.draw(st.integers(0, last[1] + 2)))
+        else:
+            start = data.draw(positions(current))
+        end = start if data.draw(st.booleans()) else data.draw(positions(current))
+        new = data.draw(insertions)
+        a, b = sorted((offset_of(current, *start, encoding), offset_of(current, *end, encoding)))
+        current = current[:a] + new + current[b:]
+        doc.apply(Change(new, start, end), encoding)
+        check_same(doc, current, encoding)
+        last = start
+
+
 @settings(max_examples=400, deadline=None)
 @given(st.sampled_from(ENCODINGS), texts, st.data())
 def test_positions_clamp_like_the_reference(encoding, text, data):
