@@ -16,7 +16,7 @@ from ..syntax.nodes import Span
 from ..vocabulary import Word
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Evidence:
     """A place that explains a derivation: `owner` is the user function whose text holds `span`."""
 
@@ -26,14 +26,14 @@ class Evidence:
     note: str = ""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Derivation:
     rule: str  # spec rule id: 'C5', 'C7', 'U4', 'O5', ...
     text: str
     evidence: tuple[Evidence, ...] = ()
 
 
-@dataclass
+@dataclass(slots=True)
 class FnParam:
     name: str
     decl: Dir
@@ -42,7 +42,7 @@ class FnParam:
     span: Optional[Span]  # the declaration (user functions) or the first use (outlined)
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Dispatch:
     """The call that replaces an outlined scope (O2), with the scope's outputs (O4)."""
 
@@ -61,7 +61,7 @@ class Origin(Word):
     EXTERNAL = "external"  # another program's or file's function, as its callers see it
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Fn:
     key: str  # unique within the program
     name: str  # what a user reads
@@ -112,7 +112,7 @@ def external_copy(fn: "Fn", owner: str, home: tuple) -> "Fn":
               removed=set(fn.removed))
 
 
-@dataclass
+@dataclass(slots=True)
 class CallResult:
     """The ArgDirection vector of one IR call (or none, with the reason, S6/H6)."""
 

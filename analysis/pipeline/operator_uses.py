@@ -11,7 +11,7 @@ from .types import resolve_op
 from .walk import op_calls
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class OperatorUse:
     """An operator call as the registry sees it (for the hover of an operator)."""
 

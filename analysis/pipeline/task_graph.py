@@ -38,7 +38,7 @@ from .types import expr_type, resolve_op, subscript_is_slice
 # -- what the stage gives ---------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class TaskArg:
     """One argument of a task as the runtime sees it."""
 
@@ -51,7 +51,7 @@ class TaskArg:
     region: str  # 'whole' | '[0:8, :]' | 'unknown'
 
 
-@dataclass
+@dataclass(slots=True)
 class Task:
     id: int
     name: str
@@ -68,7 +68,7 @@ class Task:
     call: Optional[ir.UserCall] = None  # None for barriers
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class LoopInfo:
     id: int
     kind: str
@@ -78,7 +78,7 @@ class LoopInfo:
     parent: Optional[int]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Edge:
     src: int
     dst: int
@@ -90,7 +90,7 @@ class Edge:
     redundant: bool = False
 
 
-@dataclass
+@dataclass(slots=True)
 class TaskGraph:
     function: str  # the user's name for the function
     key: str
@@ -111,7 +111,7 @@ class TaskGraph:
 # -- the simulation's own records (read by hazards.py) -----------------------------------------
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Access:
     arg: int  # index into the task's args
     base: Base
@@ -134,7 +134,7 @@ class Access:
         return self.fixed
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Instance:
     """One submission of a task: in the first or the second copy of each loop around it."""
 
@@ -147,7 +147,7 @@ class Instance:
     wild: bool = False  # may depend on (and be depended on by) anything: unknown callee or deps
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class _Entry:
     """A writer entry of the runtime's map."""
 
@@ -157,7 +157,7 @@ class _Entry:
     access: Access
 
 
-@dataclass
+@dataclass(slots=True)
 class Simulation:
     """Everything hazards.py needs: instances in submit order, and who may reach whom."""
 
@@ -213,7 +213,7 @@ def is_host(fn: Fn) -> bool:
 # -- the walk --------------------------------------------------------------------------------------
 
 
-@dataclass
+@dataclass(slots=True)
 class _Ctx:
     copies: tuple = ()
     loops: tuple = ()  # static loop ids

@@ -9,7 +9,7 @@ and the hover's line from them.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Optional
 
 from ..pipeline.hazards import HAZARD_CODES, INFORMATION_SETTING, Hazard
@@ -17,7 +17,7 @@ from ..pipeline.task_graph import Task, TaskGraph
 from .results import Diagnostic, Location, Range, Step
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class PlacedArg:
     param: str
     text: str
@@ -27,7 +27,7 @@ class PlacedArg:
     range: Optional[Range]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class PlacedTask:
     id: int
     name: str
@@ -43,14 +43,14 @@ class PlacedTask:
     # function's name then
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class PlacedHazard:
     hazard: Hazard
     message: str
     range: Range  # where the diagnostic goes
 
 
-@dataclass
+@dataclass(slots=True)
 class PlacedGraph:
     function: str
     range: Range  # the function's name (or an outlined scope's header)
@@ -171,6 +171,6 @@ def _fix_data(places, hazard: Hazard, second: PlacedTask, alias: str) -> Optiona
         return None
     annotation = places.location(*fix.annotation) if fix.annotation is not None else None
     return {"kind": fix.kind, "tid": fix.tid, "callee": fix.callee, "param": fix.param, "task": second.name,
-            "call": second.range.__dict__, "alias": alias,
+            "call": asdict(second.range), "alias": alias,
             "annotation": None if annotation is None else {"uri": annotation.uri,
-                                                           "range": annotation.range.__dict__}}
+                                                           "range": asdict(annotation.range)}}

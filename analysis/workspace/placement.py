@@ -7,6 +7,7 @@ file that defines a callee).
 """
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Optional
 
 from ..ir import nodes as ir
@@ -123,7 +124,7 @@ def place(program: ProgramDecl, functions, units, lines: list[str], result: Prog
             f"declare it {alias}.{write.suggestion}[...] ({FIX_REASONS[write.suggestion]})",
             r, tuple(places.step(e) for e in write.evidence),
             {"param": write.param, "function": write.function, "suggestion": write.suggestion,
-             "annotation": annotation.__dict__ if annotation else None, "alias": alias}))
+             "annotation": asdict(annotation) if annotation else None, "alias": alias}))
     for problem in result.problems:
         r = places.range(problem.owner, problem.span)
         if r is None:

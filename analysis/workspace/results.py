@@ -14,7 +14,7 @@ from ..registry.model import OpInfo
 from ..vocabulary import Code, Severity
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Range:
     line: int
     col: int
@@ -26,7 +26,7 @@ class Range:
         return (self.line, self.col) <= (line, col) <= (self.end_line, self.end_col)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Location:
     """A place in some document (`uri` None: the document being analysed)."""
 
@@ -34,7 +34,7 @@ class Location:
     range: Range
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Step:
     """One piece of evidence of a derivation, with where it is."""
 
@@ -43,14 +43,14 @@ class Step:
     location: Optional[Location]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Explanation:
     rule: str  # spec rule id
     text: str
     steps: tuple[Step, ...] = ()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ArgHint:
     """The direction of one argument of one call (or of one captured buffer of a scope)."""
 
@@ -65,7 +65,7 @@ class ArgHint:
     declared: Optional[Location] = None  # the callee parameter
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SignatureParam:
     """One parameter of a callee as its callers see it (the hover's signature)."""
 
@@ -75,7 +75,7 @@ class SignatureParam:
     scalar: bool  # not a tensor: passed by value (S7)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class CallSite:
     """A direction-bearing call as written (or a scope header with its dispatch)."""
 
@@ -93,7 +93,7 @@ class CallSite:
     lent: tuple[str, ...] = ()  # an inline helper's scope as its callers expand it: the callers (helper_callers.py)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SignatureChange:
     """A parameter whose effective direction differs from its declaration (D6)."""
 
@@ -107,7 +107,7 @@ class SignatureChange:
     range: Range  # the parameter, from its name to the end of its annotation (where a hover answers)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Diagnostic:
     code: Code
     severity: Severity
@@ -117,7 +117,7 @@ class Diagnostic:
     data: dict = field(default_factory=dict, compare=False, hash=False)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class OperatorSite:
     """An operator call in a pl program and what the registry says about it (for its hover)."""
 
@@ -128,7 +128,7 @@ class OperatorSite:
     effects: tuple  # (argument label, op argument index or None, Effect) per argument passed
 
 
-@dataclass
+@dataclass(slots=True)
 class DocumentAnalysis:
     """A document's results. `calls` and `operators` are in the order of their start (line, col);
     the lists are not changed once the analysis is handed out, so the questions below answer from
