@@ -116,11 +116,11 @@ def _end(x) -> tuple[int, int]:
 
 def _span(first, last) -> Span:
     a, b = _start(first), _end(last)
-    return Span(a[0], a[1], b[0], b[1])
+    return n.span(a[0], a[1], b[0], b[1])
 
 
 def _tokspan(tok: Token) -> Span:
-    return Span(tok.line - 1, tok.column - 1, tok.end_line - 1, tok.end_column - 1)
+    return n.span(tok.line - 1, tok.column - 1, tok.end_line - 1, tok.end_column - 1)
 
 
 def _last_node(items):
