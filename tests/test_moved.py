@@ -25,6 +25,11 @@ def analysed(path: Path):
     return Workspace([path.parent], open_documents=texts).analysis(uri)
 
 
+def analysed_with_lines(path: Path):
+    """The file's analysis, its number of lines, and a random source seeded by its name."""
+    return analysed(path), path.read_text(encoding="utf-8").count("\n") + 1, random.Random(path.name)
+
+
 def meets(item, first: int, last: int) -> bool:
     return item.range.line <= last and item.range.end_line >= first
 
@@ -36,9 +41,7 @@ def test_the_examples_have_diagnostics_and_signatures_to_find():
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.name)
 def test_meeting_finds_the_items_on_the_lines_in_their_order(path):
-    analysis = analysed(path)
-    lines = path.read_text(encoding="utf-8").count("\n") + 1
-    rng = random.Random(path.name)
+    analysis, lines, rng = analysed_with_lines(path)
     for _ in range(60):
         first = rng.randrange(-3, lines + 3)
         last = first + rng.randrange(0, 40)
@@ -62,9 +65,7 @@ def test_meeting_finds_items_of_many_lines_that_begin_before_the_window():
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.name)
 def test_a_window_moved_holds_what_the_whole_moved_holds_there(path):
-    analysis = analysed(path)
-    lines = path.read_text(encoding="utf-8").count("\n") + 1
-    rng = random.Random(path.name)
+    analysis, lines, rng = analysed_with_lines(path)
     for _ in range(20):
         at = rng.randrange(lines)
         edit = rng.choice([Edit(at, 0, at, 0, 1, 0),  # a line inserted
