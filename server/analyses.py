@@ -37,7 +37,6 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
-import re
 import time
 import traceback
 from concurrent.futures import ThreadPoolExecutor
@@ -48,16 +47,13 @@ from typing import Optional
 from pypto_lens.workspace.edits import move, moved
 from pypto_lens.workspace.helper_callers import borrowed
 from pypto_lens.workspace.results import DocumentAnalysis
+from pypto_lens.workspace.text import in_a_function_header
 
 log = logging.getLogger("pypto-lens")
 
 MOVED_AFTER_SECONDS = 0.010  # how long a viewport's hints or a hover wait for the new analysis
 LENDING_DELAY_SECONDS = 1.0  # the background lending to an open helper starts this long after the last change (a pause in typing: lending takes the worker, and a keystroke meanwhile waits)
 
-# A line of a function's header: an edit there (`pl.Out[` made `pl.InOut[`, a parameter added)
-# changes the directions of calls elsewhere, which a moved answer would show stale until the
-# refresh; such an edit waits for its analysis instead.
-SIGNATURE_LINE = re.compile(r"\bdef\b|^\s*@|->|\bpl\.(Out|InOut|In|Tensor|Tile|Scalar|DistributedTensor)\b")
 
 
 @dataclass
@@ -374,11 +370,13 @@ def _shown(analysis: Optional[DocumentAnalysis], window: tuple[int, int]) -> tup
 
 def _touches_a_signature(edits, text) -> bool:
     """Does an edit since the last analysis touch a line of a function's header (in the newest
-    text: each edit's lines moved through the edits after it)?"""
+    text: each edit's lines moved through the edits after it)? An edit there (`pl.Out[` made
+    `pl.InOut[`, a parameter added) changes the directions of calls elsewhere, which a moved answer
+    would show stale until the refresh; such an edit waits for its analysis instead."""
     for i, edit in enumerate(edits):
         at = move(edits[i + 1:], edit.line, 0) if i + 1 < len(edits) else (edit.line, 0)
         first = at[0] if at is not None else edit.line
         for n in range(first, first + edit.lines + 1):
-            if SIGNATURE_LINE.search(text.line(n)):
+            if in_a_function_header(text.line, n):
                 return True
     return False

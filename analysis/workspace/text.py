@@ -2,6 +2,9 @@
 from __future__ import annotations
 
 import re
+from typing import Callable
+
+from ..syntax.chunker import _statement_lines
 
 LINE_END = re.compile(r"\r\n|\r|\n")  # the only line ends LSP knows
 _STRING_OR_COMMENT = re.compile(r"""[rRbBuUfF]{0,2}("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')|#""")
@@ -52,3 +55,25 @@ def header_colon(lines: list[str], line: int, col: int) -> tuple[int, int]:
 
 def indentation(line: str) -> int:
     return len(line) - len(line.lstrip())
+
+
+# What may be a function header's: `def`, a decorator, `->`, or a direction or type annotation
+_HEADER_WORDS = re.compile(r"\bdef\b|^\s*@|->|\bpl\.(Out|InOut|In|Tensor|Tile|Scalar|DistributedTensor)\b")
+_DEF = re.compile(r"\s*(?:async\s+)?def\b")
+_HEADER_REACH = 200  # lines looked back for the `def` of a parameter line (headers are shorter)
+
+
+def in_a_function_header(line: Callable[[int], str], n: int) -> bool:
+    """Is line n part of a function's header (decorators, `def`, parameters, return annotation)?
+    An annotated assignment in a body (`x: pl.Tensor[...] = ...`) is not: it starts a statement of
+    its own, where a parameter line continues the `def` statement above it."""
+    text = line(n)
+    if not _HEADER_WORDS.search(text):
+        return False
+    if _DEF.match(text) or text.lstrip().startswith("@") or "->" in text:
+        return True
+    for k in range(n - 1, max(-1, n - _HEADER_REACH), -1):
+        if _DEF.match(line(k)):
+            begins = _statement_lines([line(j) for j in range(k, n + 1)])
+            return not any(begins[1:])  # every line from the def's to n continues the def statement
+    return False

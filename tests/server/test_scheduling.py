@@ -176,6 +176,19 @@ async def test_an_edit_of_a_function_header_waits_for_the_new_analysis():
     assert server.refreshes == 0
 
 
+async def test_an_annotated_assignment_in_a_body_is_no_header_and_is_moved():
+    # `t: pl.Tile[...] = ...` names pl.Tile as a parameter would, but starts a statement of its own
+    server = FakeServer()
+    server.open()
+    await server.analyses.ask(URI)
+    server.lens.gate.clear()
+    server.edit(2, (3, 0), (3, 5), "t: pl.Tile[[8], pl.FP32] = pl.load(x, [0], [8])")
+    _, answer = await asyncio.wait_for(server.analyses.ask(URI, MOVED_AFTER_SECONDS, (0, 10)), 5.0)
+    assert hints(answer) == [(2, 9), (4, 9)]  # moved at once (the analysis is held)
+    server.lens.gate.set()
+    await settle(server)
+
+
 async def test_a_whole_document_waits_for_the_new_analysis():
     server = FakeServer()
     server.open()
