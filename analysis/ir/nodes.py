@@ -72,7 +72,7 @@ class Kind(enum.Enum):
         return self in (Kind.GROUP, Kind.SPMD)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Type:
     """What the analysis needs of a type: its class, and shape/dtype text when known."""
 
@@ -117,13 +117,13 @@ class Var:
 # -- expressions ---------------------------------------------------------------
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Const:
     value: Any
     span: Optional[Span] = None
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Ref:
     """A use of a variable version."""
 
@@ -131,7 +131,7 @@ class Ref:
     span: Optional[Span] = None
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Sym:
     """A dotted name that is not a variable: `pl.FP32`, `pl.AtomicType.Add`, a module constant..."""
 
@@ -139,7 +139,7 @@ class Sym:
     span: Optional[Span] = None
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class OpCall:
     """A call of a DSL operator (`pl.store`, `pl.tile.assemble`, ...); `dsl` is its canonical path."""
 
@@ -162,7 +162,7 @@ class CalleeForm(Word):
     HOME = "home"  # a plain name inside an inline helper of another file: resolved in that file (N1)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class CalleeRef:
     """How a user call names its callee: `self.f` (SELF, 'f') or a plain name (NAME, 'f')."""
 
@@ -171,7 +171,7 @@ class CalleeRef:
     module: Optional[str] = None  # for `mod.f(...)` through an imported module
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class UserCall:
     """A call of a program function: direction-bearing (S4) unless its callee is Inline."""
 
@@ -191,13 +191,13 @@ class UserCall:
     keywords: dict = field(default_factory=dict)  # name -> (Expr, Span, no_dep marker span or None)
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class TupleExpr:
     elts: list["Expr"]
     span: Optional[Span] = None
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class TupleGet:
     """Element `index` of a tuple-valued version (unpacking `a, b = ...`)."""
 
@@ -206,7 +206,7 @@ class TupleGet:
     span: Optional[Span] = None
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Subscript:
     """`value[index]`: a slice or an element read, decided by the types (N5)."""
 
@@ -216,7 +216,7 @@ class Subscript:
     span: Span
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Arith:
     """Arithmetic, comparison, boolean and other scalar expressions (foldable when constant)."""
 
@@ -225,7 +225,7 @@ class Arith:
     span: Optional[Span] = None
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Other:
     """An expression the analysis does not model; its parts are still uses (conservative)."""
 
@@ -239,7 +239,7 @@ Expr = Union[Const, Ref, Sym, OpCall, UserCall, TupleExpr, TupleGet, Subscript, 
 # -- statements ------------------------------------------------------------------
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Assign:
     """`var = value` (var None: an expression statement). Calls appear only here (N4)."""
 
@@ -249,14 +249,14 @@ class Assign:
     hoisted: bool = False  # a temporary made by flattening
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Phi:
     var: Var
     then_value: Optional[Var]
     else_value: Optional[Var]
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class If:
     cond: Expr
     then: list["Stmt"]
@@ -265,7 +265,7 @@ class If:
     span: Span
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Carry:
     """A loop-carried value: `iter_var` in the body starts as `init`; `result` after the loop."""
 
@@ -283,7 +283,7 @@ class LoopKind(Word):
     PYTHON = "python"  # a for over anything else
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Loop:
     """A loop of some `LoopKind`."""
 
@@ -313,7 +313,7 @@ class ScopeKind(Word):
     PYTHON = "python"  # any other context manager: transparent
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Scope:
     """A `with`/`for` scope of some `ScopeKind`."""
 
@@ -334,13 +334,13 @@ class Scope:
         return self.kind not in (ScopeKind.RUNTIME, ScopeKind.PYTHON)
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Return:
     values: list[Expr]
     span: Span
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class OpaqueStmt:
     """A statement the analysis does not model; its uses still count as reads."""
 
@@ -352,7 +352,7 @@ class OpaqueStmt:
 Stmt = Union[Assign, If, Loop, Scope, Return, OpaqueStmt]
 
 
-@dataclass
+@dataclass(slots=True)
 class Param:
     name: str
     decl: Dir
@@ -362,7 +362,7 @@ class Param:
     annotation_span: Optional[Span] = None
 
 
-@dataclass
+@dataclass(slots=True)
 class Function:
     """One pl function as written (declared directions, source kind)."""
 
