@@ -119,9 +119,7 @@ class Analyses:
         job = self.lending[helper]
         if job.due > time.monotonic():
             job.due = time.monotonic()
-            event, self.wanted_event = self.wanted_event, None
-            if event is not None:  # (ends the debounce wait under way)
-                event.set()
+            self._end_lending_wait()
         self._start()
 
     def forget(self, uri: str) -> None:
@@ -149,10 +147,10 @@ class Analyses:
             if text is None or not self.server.is_python(uri):
                 return text, None
             done = self.fresh(uri)
-            if done is not None and not (moved_after is None and uri in self.lending):
-                return text, done.analysis
-            if done is not None:  # a whole answer for a helper: with what its callers lend now
-                self._lend_now(uri)
+            if done is not None:
+                if moved_after is not None or uri not in self.lending:
+                    return text, done.analysis
+                self._lend_now(uri)  # a whole answer for a helper: with what its callers lend now
                 await self._next_done(0.5)
                 continue
             self.want(uri)
@@ -208,10 +206,14 @@ class Analyses:
         """Analyse `uri` next (what was asked for or edited last goes first)."""
         self.wanted[uri] = None
         self.wanted.move_to_end(uri, last=False)
+        self._end_lending_wait()
+        self._start()
+
+    def _end_lending_wait(self) -> None:
+        """The lending's debounce wait under way, if any, ends now (its due time is looked at again)."""
         event, self.wanted_event = self.wanted_event, None
         if event is not None:
             event.set()
-        self._start()
 
     def _start(self) -> None:
         if not self.active:

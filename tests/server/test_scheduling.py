@@ -74,6 +74,15 @@ def hints(analysis: DocumentAnalysis) -> list:
     return [(h.line, h.col) for c in analysis.calls for h in c.hints]
 
 
+async def analysed_then_held() -> FakeServer:
+    """A server whose document was analysed once, and whose next analysis waits for the gate."""
+    server = FakeServer()
+    server.open()
+    await server.analyses.ask(URI)
+    server.lens.gate.clear()
+    return server
+
+
 async def settle(server: FakeServer) -> None:
     for _ in range(200):
         if not server.analyses.active:
@@ -99,10 +108,7 @@ async def test_a_viewport_is_answered_from_the_last_analysis_moved_while_the_new
 
 
 async def test_hints_that_changed_are_refreshed_once_the_new_analysis_is_done():
-    server = FakeServer()
-    server.open()
-    await server.analyses.ask(URI)
-    server.lens.gate.clear()
+    server = await analysed_then_held()
     server.edit(2, (3, 0), (3, 5), "w = call(c)")  # a new call: the moved answer cannot know it
     _, answer = await server.analyses.ask(URI, MOVED_AFTER_SECONDS, (0, 10))
     assert hints(answer) == [(2, 9), (4, 9)]
@@ -114,10 +120,7 @@ async def test_hints_that_changed_are_refreshed_once_the_new_analysis_is_done():
 
 
 async def test_a_hint_whose_text_was_replaced_is_gone_and_one_before_a_typed_character_stays():
-    server = FakeServer()
-    server.open()
-    await server.analyses.ask(URI)
-    server.lens.gate.clear()
+    server = await analysed_then_held()
     server.edit(2, (2, 9), (2, 10), "q")  # the argument of the first call is replaced
     server.edit(3, (4, 11), (4, 11), "  # typing")  # after the second call's text
     _, answer = await server.analyses.ask(URI, MOVED_AFTER_SECONDS, (0, 10))
@@ -129,10 +132,7 @@ async def test_a_hint_whose_text_was_replaced_is_gone_and_one_before_a_typed_cha
 async def test_once_a_version_was_answered_moved_the_next_request_does_not_wait_again():
     # the hints of a keystroke waited their few milliseconds; the hover that follows is answered
     # moved at once (here its wait would be 30 s: the analysis is held)
-    server = FakeServer()
-    server.open()
-    await server.analyses.ask(URI)
-    server.lens.gate.clear()
+    server = await analysed_then_held()
     server.edit(2, (1, 0), (1, 0), "# a new line\n")
     await server.analyses.ask(URI, MOVED_AFTER_SECONDS, (0, 10))
     _, answer = await asyncio.wait_for(server.analyses.ask(URI, 30.0, (3, 3)), 5.0)
@@ -161,10 +161,7 @@ async def test_a_document_whose_last_analysis_was_slow_is_answered_moved_at_once
 async def test_an_edit_of_a_function_header_waits_for_the_new_analysis():
     # pl.Out[ made pl.InOut[ changes the directions at every call of the function: a moved answer
     # would show them stale until the refresh, so the viewport waits (while a body edit is moved)
-    server = FakeServer()
-    server.open()
-    await server.analyses.ask(URI)
-    server.lens.gate.clear()
+    server = await analysed_then_held()
     server.edit(2, (3, 0), (3, 5), "def f(dst: pl.InOut[pl.Tensor[[8], pl.FP32]]):")
     asked = asyncio.ensure_future(server.analyses.ask(URI, MOVED_AFTER_SECONDS, (0, 10)))
     await asyncio.sleep(MOVED_AFTER_SECONDS * 5)
@@ -178,10 +175,7 @@ async def test_an_edit_of_a_function_header_waits_for_the_new_analysis():
 
 async def test_an_annotated_assignment_in_a_body_is_no_header_and_is_moved():
     # `t: pl.Tile[...] = ...` names pl.Tile as a parameter would, but starts a statement of its own
-    server = FakeServer()
-    server.open()
-    await server.analyses.ask(URI)
-    server.lens.gate.clear()
+    server = await analysed_then_held()
     server.edit(2, (3, 0), (3, 5), "t: pl.Tile[[8], pl.FP32] = pl.load(x, [0], [8])")
     _, answer = await asyncio.wait_for(server.analyses.ask(URI, MOVED_AFTER_SECONDS, (0, 10)), 5.0)
     assert hints(answer) == [(2, 9), (4, 9)]  # moved at once (the analysis is held)
@@ -190,10 +184,7 @@ async def test_an_annotated_assignment_in_a_body_is_no_header_and_is_moved():
 
 
 async def test_a_whole_document_waits_for_the_new_analysis():
-    server = FakeServer()
-    server.open()
-    await server.analyses.ask(URI)
-    server.lens.gate.clear()
+    server = await analysed_then_held()
     server.edit(2, (3, 0), (3, 5), "w = call(c)")
     waiting = asyncio.ensure_future(server.analyses.ask(URI))
     await asyncio.sleep(0.2)
