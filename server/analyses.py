@@ -25,9 +25,11 @@ in the background, at low priority: `LENDING_DELAY_SECONDS` after the last chang
 one caller at a time, only while no document waits for its own analysis, and started again by a
 newer change. When it is done and the helper's borrowed headers changed, its hints and code lenses
 are refreshed. A viewport's hints and a hover answer with what the store has; a request that cannot
-be answered again (a whole document's hints, code lenses, diagnostics) waits for the lending to end,
-without its delay: so its answer is what the server settles on, the same as a fresh server's for the
-same texts.
+be answered again (a whole document's hints, code lenses, diagnostics) first waits for the helper's
+open callers: their analyses of their newest texts, then the helper's borrowing of what they lent. So
+for the documents an editor has open, its answer is the same as a fresh server's. Callers only on
+disk are not waited for (three of them took a 3,300-line model's cold open from 1 s to 3.9 s): they
+lend in the background, and a refresh follows; `pyptoLens/settled` waits for them too.
 
 A request cancelled (`$/cancelRequest`) while it waits answers at once: the wait is cancelled,
 never the analysis, whose result the caches keep.
@@ -98,6 +100,7 @@ class Analyses:
         self.helpers: set[str] = set()  # open documents with inline helpers whose headers callers lend
         self.lending: dict[str, Lending] = {}  # helper -> its background lending, pending
         self.wanted_event: Optional[asyncio.Event] = None  # set when a document is wanted (ends a lending wait)
+        self.borrowed_after_open_callers: dict[str, tuple] = {}  # helper -> (generation, version) it last did
 
     # -- what changed -------------------------------------------------------------------------
     def changed(self, uri: Optional[str] = None) -> None:
@@ -114,17 +117,35 @@ class Analyses:
     def _lend_later(self, helper: str) -> None:
         self.lending[helper] = Lending(time.monotonic() + LENDING_DELAY_SECONDS)  # a newer change starts it again
 
-    def _lend_now(self, helper: str) -> None:
-        """A request that cannot be answered twice waits for the helper's lending: no debounce for it."""
-        job = self.lending[helper]
-        if job.due > time.monotonic():
-            job.due = time.monotonic()
-            self._end_lending_wait()
-        self._start()
+    async def _open_callers_lent(self, helper: str, text) -> bool:
+        """For a whole answer of a helper: have its open callers' analyses of their newest texts lent it
+        what they expand, and has the helper borrowed that? If not, one step towards it (the caller's
+        analyses wanted, or the helper's borrowing again) and False. Callers only on disk are not
+        waited for: they lend in the background, and a refresh follows."""
+        state = (self.generation, text.version)
+        if self.borrowed_after_open_callers.get(helper) == state:
+            return True
+        loop = asyncio.get_running_loop()
+        callers = await loop.run_in_executor(self.worker, self._callers, helper)
+        if (self.generation, self.server.documents.get(helper)) != (state[0], text):
+            return False  # a change meanwhile: ask again
+        stale = [c for c in callers if c != helper and self.server.documents.get(c) is not None
+                 and self.fresh(c) is None]
+        if stale:
+            for caller in reversed(stale):
+                self.want(caller)
+            await self._next_done(0.5)
+            return False
+        analysis = await loop.run_in_executor(self.worker, self._analysis, helper)
+        if (self.generation, self.server.documents.get(helper)) == (state[0], text):
+            self._lent(helper, text, state[0], analysis)
+            self.borrowed_after_open_callers[helper] = state
+        return False  # (the next look finds it done, unless a change came meanwhile)
 
     def forget(self, uri: str) -> None:
         self.helpers.discard(uri)
         self.lending.pop(uri, None)
+        self.borrowed_after_open_callers.pop(uri, None)
         self.done.pop(uri, None)
         self.answered.pop(uri, None)
         self.moved_version.pop(uri, None)
@@ -148,10 +169,10 @@ class Analyses:
                 return text, None
             done = self.fresh(uri)
             if done is not None:
-                if moved_after is not None or uri not in self.lending:
+                if moved_after is not None or uri not in self.helpers:
                     return text, done.analysis
-                self._lend_now(uri)  # a whole answer for a helper: with what its callers lend now
-                await self._next_done(0.5)
+                if await self._open_callers_lent(uri, text):  # a whole answer for a helper
+                    return text, self.done[uri].analysis
                 continue
             self.want(uri)
             wait = None

@@ -163,17 +163,30 @@ async def test_the_lens_says_the_captures_come_from_the_callers(start_session):
         assert titles == {pos(HELPERS, HEADER, "utf-16").line: "3 calls: inout dst · in src"}
 
 
-async def test_a_whole_documents_hints_wait_for_the_lending(client):
+async def test_a_whole_documents_hints_wait_for_the_open_callers(client):
     """A request that cannot be answered again (all of a document's hints, as Neovim and the checkers
-    ask) answers what the server settles on: at once with the callers' vectors, no refresh needed."""
+    ask) answers with what the open callers lend, at once: for what the editor has open, the same as a
+    fresh server's. The callers were opened last, so the helper's own analysis came before theirs."""
     folder = project(client)
-    (folder / "helpers.py").write_text(HELPERS, encoding="utf-8")
-    (folder / "caller_a.py").write_text(ONCE, encoding="utf-8")
-    (folder / "caller_b.py").write_text(TWICE, encoding="utf-8")
     helpers = client.open((folder / "helpers.py").as_uri(), HELPERS)
+    client.open((folder / "caller_a.py").as_uri(), ONCE)  # never saved: only the editor has them
+    client.open((folder / "caller_b.py").as_uri(), TWICE)
     line = pos(HELPERS, HEADER, client.encoding).line
     whole = await bounded(client.hints(helpers), 30)
     assert sorted(label_text(h) for h in whole if h.position.line == line) == ["dst: InOut", "src: Input"]
+
+
+async def test_a_whole_documents_hints_do_not_wait_for_callers_on_disk(client):
+    """Callers only on disk lend in the background: the whole answer comes with the helper's own hints (its
+    header, without callers open, shows nothing), or with the lent ones if the lending was quicker; both
+    are refreshed to the lent ones."""
+    folder = project(client)
+    (folder / "caller.py").write_text(TWICE, encoding="utf-8")
+    helpers = client.open((folder / "helpers.py").as_uri(), HELPERS)
+    line = pos(HELPERS, HEADER, client.encoding).line
+    whole = await bounded(client.hints(helpers), 30)
+    assert sorted(label_text(h) for h in whole if h.position.line == line) in ([], ["dst: InOut", "src: Input"])
+    assert await lent_header_hints(client, helpers, ["dst: InOut", "src: Input"]) == ["dst: InOut", "src: Input"]
 
 
 async def test_settled_answers_once_the_lending_is_done(client):
