@@ -77,7 +77,7 @@ class FunctionLowering(CallLowering, SsaNames):
             if p.kind in ("/", "*") and p.name in ("/", "*"):
                 continue
             decl, typ, problem = parse_type(self.ctx, p.annotation)
-            span = Span(p.span.line, p.span.col, p.span.line, p.span.col + len(p.name))
+            span = s.span(p.span.line, p.span.col, p.span.line, p.span.col + len(p.name))
             var = self.define(p.name, span, typ)
             var.version = 0
             self.versions[p.name] = 0
@@ -85,7 +85,7 @@ class FunctionLowering(CallLowering, SsaNames):
             if problem:
                 self.problems.append((Code.INVALID_ANNOTATION, problem, span))
         body = self.block(fdef.body)
-        header = Span(fdef.name_span.line, 0, fdef.name_span.line, fdef.name_span.end_col)
+        header = s.span(fdef.name_span.line, 0, fdef.name_span.line, fdef.name_span.end_col)
         returns_span = fdef.returns.span if fdef.returns is not None else None
         _set_owner(body, fdef.name)
         return ir.Function(fdef.name, kind, params, return_types(self.ctx, fdef.returns), body,
@@ -252,7 +252,7 @@ class FunctionLowering(CallLowering, SsaNames):
     def stmt_For(self, st: s.For) -> None:
         call = st.iter if isinstance(st.iter, s.Call) else None
         path = self.ctx.canonical(call.func) if call else None
-        header = Span(st.span.line, 0, st.span.end_line, st.span.end_col)  # to the end of the header, over lines
+        header = s.span(st.span.line, 0, st.span.end_line, st.span.end_col)  # to the end of the header, over lines
         if path == "pl.unroll" and self.unroll(st, call):
             return
         if path in _SCOPE_LOOPS:
@@ -378,7 +378,7 @@ class FunctionLowering(CallLowering, SsaNames):
         item = st.items[0]
         call = item.context if isinstance(item.context, s.Call) else None
         path = self.ctx.canonical(call.func) if call else None
-        header = Span(st.span.line, 0, st.span.end_line, st.span.end_col)  # to the end of the header, over lines
+        header = s.span(st.span.line, 0, st.span.end_line, st.span.end_col)  # to the end of the header, over lines
         if len(st.items) != 1 or path is None:
             for extra in st.items:
                 self.emit(ir.OpaqueStmt([self.expr(extra.context)], extra.span, "with"))

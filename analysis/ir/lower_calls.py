@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Optional
 
+from ..sharing import shared
 from ..syntax import nodes as s
 from ..syntax.nodes import Span
 from ..vocabulary import Code
@@ -67,7 +68,7 @@ class CallLowering:
                 no_dep_spans[i] = marker
             arg_spans.append(a.span)
             args.append(self.expr(inner.value if isinstance(inner, s.Starred) else inner))
-        call = ir.UserCall(callee, args, arg_spans, span, name_span, frozenset(no_dep), no_dep_spans, submit=submit)
+        call = ir.UserCall(callee, args, arg_spans, span, name_span, shared(frozenset(no_dep)), no_dep_spans, submit=submit)
         for kw in keywords:
             if kw.name == "attrs":
                 self.prefilled(call, kw.value)
@@ -140,7 +141,7 @@ def string_value(literal: str) -> str:
 def callee_span(func: s.Expr) -> Span:
     if isinstance(func, s.Attribute):
         end = func.span
-        return Span(end.end_line, end.end_col - len(func.attr), end.end_line, end.end_col)
+        return s.span(end.end_line, end.end_col - len(func.attr), end.end_line, end.end_col)
     return func.span
 
 

@@ -12,6 +12,7 @@ from typing import Callable, Optional
 
 from ..ir import nodes as ir
 from ..ir.nodes import LoopKind
+from ..sharing import shared
 from .walk import iter_uses
 
 # resolves a call to an Inline function: (its params, its body, whether its parameters keep their
@@ -165,7 +166,7 @@ def bind_keywords(call: ir.UserCall, params: Optional[list[str]]) -> ir.UserCall
             no_dep_spans[len(args)] = marker
         args.append(value)
         spans.append(span)
-    return replace(call, args=args, arg_spans=spans, no_dep=frozenset(no_dep), no_dep_spans=no_dep_spans,
+    return replace(call, args=args, arg_spans=spans, no_dep=shared(frozenset(no_dep)), no_dep_spans=no_dep_spans,
                    keywords={})
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
+from ..sharing import shared
 from ..syntax.nodes import Span
 from .model import Origin
 from .state import ProgramState
@@ -40,7 +41,7 @@ def operator_uses(state: ProgramState) -> list[OperatorUse]:
             for position, (arg, index) in enumerate(view.arguments()):
                 names = info.arg_names if info is not None else ()
                 label = names[index] if index is not None and index < len(names) else f"#{position}"
-                effects.append((label, index, view.effect_at(index)))
+                effects.append(shared((label, index, view.effect_at(index))))
             out.append(OperatorUse(call.owner or fn.owner, call.name_span, call.dsl, view.op_name, info,
-                                   tuple(effects)))
+                                   shared(tuple(effects))))  # (they repeat: sharing.py)
     return out

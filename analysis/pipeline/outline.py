@@ -15,6 +15,7 @@ from dataclasses import replace
 from ..ir import nodes as ir
 from ..ir.nodes import CalleeForm, Dir, Kind, ScopeKind
 from ..registry.model import Effect
+from ..sharing import shared
 from ..vocabulary import Code
 from .model import Derivation, Dispatch, Evidence, Fn, FnParam, Origin
 from .state import ProgramState
@@ -116,7 +117,7 @@ def _outline(state, parent: Fn, scope: ir.Scope, original: ir.Scope, use_counts:
             problems.append((Code.NO_DEP_ARG_NOT_CAPTURED,
                              f"no_dep_args names '{name_}', which this scope does not use (S12)", span))
     call = ir.UserCall(ir.CalleeRef(CalleeForm.FN, fn.key), [ir.Ref(v, scope.span) for v in captures],
-                       [scope.span] * len(captures), scope.span, scope.span, frozenset(no_dep), no_dep_spans,
+                       [scope.span] * len(captures), scope.span, scope.span, shared(frozenset(no_dep)), no_dep_spans,
                        submit="scope" if scope.submit else None, deps=list(scope.deps), problems=problems,
                        owner=scope.owner or parent.owner)
     return Dispatch(call, [(v, aliases.get(v)) for v in outputs], scope, scope.span)

@@ -13,11 +13,12 @@ from typing import Callable, Optional
 from ..ir import nodes as ir
 from ..ir.nodes import Kind
 from ..registry.registry import Registry
+from ..sharing import shared
 from .calls import derive_calls
 from .hazards import graphs_with_hazards
 from .in_param_written import InParamWrite, applies, check
 from .misuse import Problem, misuse
-from .model import CallResult, Fn, FnParam, Origin
+from .model import CallResult, Derivation, Fn, FnParam, Origin
 from .normalise import normalise
 from .operator_uses import OperatorUse, operator_uses
 from .outline import constant_vars, outline_program
@@ -97,6 +98,8 @@ def analyse_program(name: str, functions: list[ir.Function], registry: Registry,
         if fn.origin in (Origin.INLINE, Origin.EXTERNAL):
             continue
         results.extend(derive_calls(state, fn))
+    for result in results:  # a program's derivations repeat a few values (sharing.py)
+        result.derivations = [_shared(d) for d in result.derivations]
 
     writes: list[InParamWrite] = []
     for fn in analysed:
@@ -116,3 +119,7 @@ def _returned_types(fn: Fn) -> list:
         if isinstance(stmt, ir.Return) and stmt.values:
             return [expr_type(v, fn.types) for v in stmt.values]
     return []
+
+
+def _shared(d: Derivation) -> Derivation:
+    return shared(Derivation(d.rule, d.text, shared(tuple(shared(e) for e in d.evidence))))

@@ -26,6 +26,7 @@ from typing import Optional
 
 from ..ir import nodes as ir
 from ..ir.nodes import ArgDir, Dir, Kind
+from ..sharing import shared
 from ..syntax.nodes import Span
 from .footprints import UNKNOWN_FOOTPRINT, WHOLE_FOOTPRINT, Footprint, Footprints
 from .model import CallResult, Dispatch, Fn
@@ -553,7 +554,7 @@ class _Builder:
             elif value is not None:
                 names = sorted({b.name for b, _ in value.candidates if not b.wild})
                 buffer = " | ".join(names) if names else None
-            args.append(TaskArg(index, param, span, text, buffer, tag, region))
+            args.append(shared(TaskArg(index, param, span, text, buffer, tag, region)))  # (they repeat: sharing.py)
             if value is not None:
                 for base, reg in value.candidates:
                     access = Access(len(args) - 1, base, reg, len(value.candidates) > 1, tag, reads, writes,

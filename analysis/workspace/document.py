@@ -20,6 +20,7 @@ from ..ir.module import FunctionSource, ProgramDecl, build_context, find_program
 from ..pipeline.model import Fn, external_copy
 from ..pipeline.program import ProgramResult, analyse_program
 from ..registry.registry import Registry
+from ..sharing import one_per_value
 from ..syntax import chunker
 from ..vocabulary import Code, Severity
 from .caches import Caches, ParsedUnit, parse
@@ -52,7 +53,9 @@ class DocumentAnalyzer:
 
     def analyse(self, text: str, uri: Optional[str] = None,
                 version: Optional[int] = None) -> tuple[DocumentAnalysis, ModuleSummary]:
-        with self.caches.analysing(uri):  # what this analysis uses of the caches is what the document holds
+        # what this analysis uses of the caches is what the document holds; the values its results
+        # repeat are made once (sharing.py)
+        with self.caches.analysing(uri), one_per_value():
             return self._analyse(text, uri, version)
 
     def _analyse(self, text: str, uri: Optional[str], version: Optional[int]) -> tuple[DocumentAnalysis, ModuleSummary]:

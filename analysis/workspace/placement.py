@@ -16,6 +16,7 @@ from ..ir.nodes import ARG_STRENGTH
 from ..pipeline.in_param_written import FIX_REASONS
 from ..pipeline.model import CallResult, Derivation, Evidence, Fn
 from ..pipeline.program import ProgramResult
+from ..sharing import line_number, shared
 from ..syntax.nodes import Span
 from ..vocabulary import Code, Severity
 from .results import (ArgHint, CallSite, Diagnostic, Explanation, Location, OperatorSite, Range, SignatureChange,
@@ -48,24 +49,29 @@ class _Places:
             return None
         made = self.made.get((span, offset))
         if made is None:
-            made = self.made[(span, offset)] = Range(span.line + offset, span.col, span.end_line + offset, span.end_col)
+            made = self.made[(span, offset)] = _range(span, offset)
         return made
 
     def location(self, owner: str, span: Span) -> Optional[Location]:
         """Where a span of some function is: here, or in another file (`external` owners)."""
         r = self.range(owner, span)
         if r is not None:
-            return Location(None, r)
+            return shared(Location(None, r))
         if owner in self.external:
             uri, offset = self.external[owner]
-            return Location(uri, Range(span.line + offset, span.col, span.end_line + offset, span.end_col))
+            return shared(Location(uri, shared(_range(span, offset))))
         return None
 
+    # (the steps and explanations of a program's hints repeat: one object per value, sharing.py)
     def step(self, ev: Evidence) -> Step:
-        return Step(ev.label, ev.note, self.location(ev.owner, ev.span))
+        return shared(Step(ev.label, ev.note, self.location(ev.owner, ev.span)))
 
     def explain(self, d: Derivation) -> Explanation:
-        return Explanation(d.rule, d.text, tuple(self.step(e) for e in d.evidence))
+        return shared(Explanation(d.rule, d.text, shared(tuple(self.step(e) for e in d.evidence))))
+
+
+def _range(span: Span, offset: int) -> Range:
+    return Range(line_number(span.line + offset), span.col, line_number(span.end_line + offset), span.end_col)
 
 
 def _depths(fns: dict[str, Fn]) -> dict[str, int]:
@@ -200,7 +206,7 @@ def _site(places: _Places, owner: str, group: list[CallResult], depth, result: P
                 and callee.params[i].span is not None:
             declared = places.location(callee.owner, callee.params[i].span)
         hints.append(ArgHint(line, col, direction, param, arg_name, i, places.explain(why),
-                             tuple(values) if len(values) > 1 else (), declared))
+                             shared(tuple(values)) if len(values) > 1 else (), declared))
     return CallSite(call_range, name_range, callee.name if callee else "?", callee.kind.value if callee else "?",
                     first.fn, tuple(hints), first.dispatch, bool(call.submit), None, tuple(notes), _signature(callee))
 
@@ -208,6 +214,7 @@ def _site(places: _Places, owner: str, group: list[CallResult], depth, result: P
 def _signature(callee: Optional[Fn]) -> tuple[SignatureParam, ...]:
     if callee is None:
         return ()
-    return tuple(SignatureParam(p.name, p.decl.value, callee.dirs[k].value if k < len(callee.dirs) else p.decl.value,
-                                not p.type.is_tensor_arg and p.type.cls != "unknown")
-                 for k, p in enumerate(callee.params))
+    return shared(tuple(shared(SignatureParam(p.name, p.decl.value,
+                                              callee.dirs[k].value if k < len(callee.dirs) else p.decl.value,
+                                              not p.type.is_tensor_arg and p.type.cls != "unknown"))
+                        for k, p in enumerate(callee.params)))
