@@ -211,3 +211,30 @@ def test_the_incremental_splitter_equals_a_full_split(edits):
         a = int(where * len(text))
         text = text[:a] + "".join(pieces) + text[a + span:]
         assert splitter.split(text) == chunker.split(text)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(st.floats(0, 1), st.integers(0, 30), st.lists(st.sampled_from(_PIECES), max_size=3)),
+                min_size=1, max_size=6))
+def test_the_incremental_splitter_equals_a_full_split_in_a_long_text(edits):
+    """Past the 4,096-character chunks it compares the old and the new text by (chunker._common_prefix)."""
+    splitter = chunker.Splitter()
+    text = SOURCE * 30
+    assert len(text) > 3 * 4096
+    splitter.split(text)
+    for where, span, pieces in edits:
+        a = int(where * len(text))
+        text = text[:a] + "".join(pieces) + text[a + span:]
+        assert splitter.split(text) == chunker.split(text)
+
+
+@given(st.text("ab\n", max_size=40), st.text("ab\n", max_size=9000), st.text("ab\n", max_size=9000),
+       st.text("ab\n", max_size=40))
+def test_common_prefix_and_suffix_are_the_longest(head, x_middle, y_middle, tail):
+    x, y = head + x_middle + tail, head + y_middle + tail
+    prefix = chunker._common_prefix(x, y)
+    limit = min(len(x), len(y)) - prefix
+    suffix = chunker._common_suffix(x, y, limit)
+    assert x[:prefix] == y[:prefix] and (prefix == min(len(x), len(y)) or x[prefix] != y[prefix])
+    assert suffix <= limit and x[len(x) - suffix:] == y[len(y) - suffix:]
+    assert suffix == limit or x[len(x) - suffix - 1] != y[len(y) - suffix - 1]

@@ -27,6 +27,7 @@ from .propagate import propagate
 from .state import ProgramState
 from .types import expr_type, infer_types
 from .upgrade import upgrade
+from .walk import op_calls
 from .wrappers import materialize
 
 
@@ -110,8 +111,12 @@ def analyse_program(name: str, functions: list[ir.Function], registry: Registry,
             spans = {k: p.annotation_span for k, p in enumerate(fn.source.params)}
             writes.extend(check(state, probe, declared[fn.key], spans))
 
-    return ProgramResult(name, state.fns, results, writes, misuse(state, analysed, results, declared), operator_uses(state),
-                         graphs_with_hazards(state, results))
+    result = ProgramResult(name, state.fns, results, writes, misuse(state, analysed, results, declared),
+                           operator_uses(state), graphs_with_hazards(state, results))
+    for fn in state.fns.values():  # the stages' views of operator calls were for them (3 MB at genpl 50000)
+        for stmt in op_calls(fn.body):
+            stmt.value.views.clear()
+    return result
 
 
 def _returned_types(fn: Fn) -> list:

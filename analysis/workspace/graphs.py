@@ -14,6 +14,7 @@ from typing import Optional
 
 from ..pipeline.hazards import HAZARD_CODES, INFORMATION_SETTING, Hazard
 from ..pipeline.task_graph import Task, TaskGraph
+from ..sharing import shared
 from .results import Diagnostic, Location, Range, Step
 
 
@@ -123,7 +124,7 @@ def _task(places, lines: list[str], task: Task, function: Range) -> PlacedTask:
     args = []
     for a in task.args:
         ar = places.range(task.owner, a.span) if a.span is not None and r is not None else None
-        text = _quote(lines, ar) if ar is not None else (a.text or a.param)
+        text = shared(_quote(lines, ar)) if ar is not None else (a.text or a.param)  # (arguments repeat: sharing.py)
         args.append(PlacedArg(a.param, text, a.buffer, a.direction, a.region, ar))
     return PlacedTask(task.id, task.name, task.kind, r or function, task.loops, task.branch, task.manual,
                       task.tid, tuple(args), task.waits_on_unknown, elsewhere)
