@@ -51,6 +51,8 @@ from pypto_lens.workspace.helper_callers import borrowed
 from pypto_lens.workspace.results import DocumentAnalysis
 from pypto_lens.workspace.text import in_a_function_header
 
+from .memory import give_back_free_pages
+
 log = logging.getLogger("pypto-lens")
 
 MOVED_AFTER_SECONDS = 0.010  # how long a viewport's hints or a hover wait for the new analysis
@@ -280,6 +282,7 @@ class Analyses:
         version = analysis.version if analysis is not None else snapshot.version if snapshot else None
         if analysis is not None:
             analysis.calls_between(0, 0)  # its index by line is built here, off the event loop (20 ms at 50,000 lines)
+        give_back_free_pages()  # what this analysis and the edits before it freed (memory.py)
         if not self.frozen:
             # the first analysis builds the long-lived objects (the registry's): keep them out of the
             # cycle collector's full passes. Once, after a collection: a freeze makes every object

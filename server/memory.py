@@ -16,7 +16,10 @@ totals under a name, `since` orders the sites by their growth since that mark. T
 """
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import gc
+import sys
 import tracemalloc
 from pathlib import Path
 from typing import Any, Optional
@@ -99,3 +102,28 @@ def _as_dict(params: Any) -> dict:
     """pygls hands a custom request's params over as a namedtuple (pygls.protocol._dict_to_object)."""
     as_dict = getattr(params, "_asdict", None)
     return dict(as_dict()) if callable(as_dict) else {}
+
+
+def _libc():
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        libc.malloc_trim  # (glibc's; musl has none)
+        return libc
+    except (OSError, AttributeError):
+        return None
+
+
+_LIBC = _libc()
+
+
+def give_back_free_pages() -> None:
+    """Return the heap's free pages to the system (glibc's `malloc_trim(3)`; elsewhere nothing).
+
+    Every keystroke copies a big document's text and its lines (2 MB at 50,000 lines), and glibc
+    keeps the holes they leave: genpl 50000 grew 14 MB over 60 keystrokes, 8 MB with a trim after
+    each analysis. A trim takes under a millisecond there, and ctypes lets the event loop run
+    meanwhile (it releases the interpreter during the call)."""
+    if _LIBC is not None:
+        _LIBC.malloc_trim(0)
