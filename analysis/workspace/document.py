@@ -27,7 +27,7 @@ from .caches import Caches, ParsedUnit, parse
 from .helper_callers import lent_scopes
 from .placement import place
 from .relevance import relevance
-from .results import Diagnostic, DocumentAnalysis, Range
+from .results import BY_START, Diagnostic, DocumentAnalysis, Range
 
 External = Callable[[ir.CalleeRef, "ModuleContext"], Optional[Fn]]
 
@@ -115,7 +115,7 @@ class DocumentAnalyzer:
             elif program.kind == "closure":
                 closures[(program.name, program.unit)] = (
                     {name: result.fns[name] for name in functions if name in result.fns}, units[program.unit].start)
-        analysis.calls.sort(key=lambda c: (c.range.line, c.range.col))
+        analysis.calls.sort(key=BY_START)
         analysis.diagnostics = _dedupe_operator_notes(analysis.diagnostics)
         return analysis, summary
 

@@ -40,7 +40,7 @@ from ..pipeline.program import ProgramResult
 from ..syntax.nodes import Span
 from .documents import path_to_uri, uri_to_path
 from .placement import _depths, _owners, _Places, _signature
-from .results import ArgHint, CallSite, DocumentAnalysis, Explanation, Location, Range, Step
+from .results import BY_START, ArgHint, CallSite, DocumentAnalysis, Explanation, Location, Range, Step
 from .text import header_colon, indentation
 
 
@@ -192,7 +192,7 @@ def with_callers(workspace, uri: str, analysis: DocumentAnalysis, exports) -> Do
         return analysis
     at = {site.range for site in borrowed}
     calls = [site for site in analysis.calls if not (site.scope and site.range in at)] + borrowed
-    calls.sort(key=lambda c: (c.range.line, c.range.col))
+    calls.sort(key=BY_START)
     out = replace(analysis, calls=calls)
     index.borrowed[uri] = (key, analysis, out)
     return out

@@ -7,11 +7,14 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import Optional
 
 from ..ir.nodes import ArgDir
 from ..registry.model import OpInfo
 from ..vocabulary import Code, Severity
+
+BY_START = attrgetter("range.line", "range.col")  # the order of calls and operators (a C key: 13,000 calls a keystroke)
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,8 +153,8 @@ class DocumentAnalysis:
 
     def _lines(self) -> tuple:
         if self._index is None:
-            calls = sorted(self.calls, key=lambda c: (c.range.line, c.range.col))
-            operators = sorted(self.operators, key=lambda o: (o.range.line, o.range.col))
+            calls = sorted(self.calls, key=BY_START)
+            operators = sorted(self.operators, key=BY_START)
             reach = max((c.range.end_line - c.range.line for c in calls), default=0)
             self._index = (calls, [c.range.line for c in calls], reach,
                            operators, [o.range.line for o in operators],
