@@ -52,6 +52,7 @@ class PythonLexer(Lexer):
 
     def lex(self, text: str) -> Iterator[Token]:
         by_text = self.by_text
+        token = getattr(Token, "_future_new", Token)  # Token() without its check of deprecated keywords
         match = _LEXEME.match
         pos, line, line_start, end = 0, 1, 0, len(text)
         while pos < end:
@@ -99,9 +100,9 @@ class PythonLexer(Lexer):
                 end_line = line + newlines
                 last_nl = pos + value.rfind("\n")
                 end_column = new_pos - last_nl
-                yield Token(kind_name, value, pos, line, column, end_line, end_column, new_pos)
+                yield token(kind_name, value, pos, line, column, end_line, end_column, new_pos)
                 line = end_line
                 line_start = last_nl + 1
             else:
-                yield Token(kind_name, value, pos, line, column, line, column + (new_pos - pos), new_pos)
+                yield token(kind_name, value, pos, line, column, line, column + (new_pos - pos), new_pos)
             pos = new_pos
