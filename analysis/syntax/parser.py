@@ -13,6 +13,7 @@ from typing import Iterator, Optional
 
 from lark import Lark, Token, Transformer
 from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.parse_tree_builder import ExpandSingleChild
 from lark.parsers.lalr_analysis import Shift
 
 from ..lark_cache import cache_file
@@ -605,7 +606,7 @@ class _Driver:
             raise ValueError("terminal callbacks are not supported")
         # per state: token or rule name -> the next state (shift, goto) or (length, callback, name)
         self.states = {
-            state: {name: arg if action is Shift else (len(arg.expansion), callbacks[arg], arg.origin.name)
+            state: {name: arg if action is Shift else _reduction(arg, callbacks[arg])
                     for name, (action, arg) in actions.items()}
             for state, actions in table.states.items()}
         self.start = table.start_states["file_input"]
@@ -629,18 +630,31 @@ class _Driver:
                     state = action
                     break
                 size, callback, name = action  # reduce, then go to the rule's state
-                if size:
-                    children = values[-size:]
-                    del stack[-size:]
-                    del values[-size:]
+                if callback is None:  # a `?rule` of one symbol: its value is its child's
+                    stack.pop()
                 else:
-                    children = []
-                values.append(callback(children))
+                    if size:
+                        children = values[-size:]
+                        del stack[-size:]
+                        del values[-size:]
+                    else:
+                        children = []
+                    values.append(callback(children))
                 state = states[stack[-1]][name]
                 if state == end:  # only the whole file_input, before $END, reaches it
                     return values[-1]
                 stack.append(state)
         raise AssertionError("the parse did not end")
+
+
+def _reduction(rule, callback) -> tuple:
+    """(length, callback, rule name); the callback None where it would return its one child (a
+    `?rule` of one symbol reduces that way most often: 53,000 of the 167,000 reductions of
+    prefill_cp_csa.py's pieces)."""
+    size = len(rule.expansion)
+    if size == 1 and type(callback) is ExpandSingleChild:
+        return 1, None, rule.origin.name
+    return size, callback, rule.origin.name
 
 
 def _ended(tokens: Iterator[Token]) -> Iterator[Token]:
