@@ -5,7 +5,9 @@ import ast
 
 import pytest
 
-from pypto_lens.syntax import chunker
+from lark import Token
+
+from pypto_lens.syntax import chunker, parser
 from pypto_lens.syntax import nodes as n
 from pypto_lens.syntax.parser import parse_unit
 
@@ -189,6 +191,41 @@ def test_chunker_units_cover_the_text_they_name():
     lines = SOURCE.split("\n")
     for unit in chunker.split(SOURCE):
         assert unit.text == "\n".join(lines[unit.start:unit.end])
+
+
+# -- parser._Driver runs lark's tables as lark's own loop does ---------------------------------
+
+def _tree(x):
+    """Everything a parse gives: node types, spans, fields, tokens with their positions."""
+    if isinstance(x, n.Node):
+        fields = tuple(_tree(getattr(x, name)) for name in x._fields)
+        return type(x).__name__, x.span, fields, _tree(getattr(x, "decorators", None))
+    if isinstance(x, Token):
+        return "token", x.type, str(x), x.line, x.column, x.end_line, x.end_column, x.start_pos, x.end_pos
+    if isinstance(x, (list, tuple)):
+        return type(x).__name__, tuple(_tree(item) for item in x)
+    return type(x).__name__, repr(x)
+
+
+def _by_lark(text: str):
+    """parse_unit with lark's own LALR loop instead of the driver."""
+    driver = parser._local.__dict__.get("driver")
+    parser._local.driver = parser._parser()  # Lark.parse(text), as the driver's parse(text)
+    try:
+        return parse_unit(text)
+    finally:
+        parser._local.driver = driver
+
+
+def test_the_driver_parses_as_lark_does_also_broken_text():
+    texts = [SOURCE, "x = 1", "", "\n\n# only a comment", "    def m(self):\n        return 1\n"]
+    for text in list(texts[:1]):
+        texts += [text[:k] for k in range(len(text))]  # every prefix: open brackets, missing blocks
+        texts += [text[:k] + text[k + 1:] for k in range(len(text))]  # every character dropped
+    for text in texts:
+        stmts, problem = parse_unit(text)
+        expected_stmts, expected_problem = _by_lark(text)
+        assert (_tree(stmts), problem) == (_tree(expected_stmts), expected_problem), text
 
 
 # -- the incremental splitter equals a full split ----------------------------------------

@@ -412,27 +412,29 @@ def _collect_vars(expr: Any, out: list) -> None:
     elif kind is Const or kind is Sym or expr is None:
         return
     elif kind is OpCall:
-        for a in expr.args:
-            _collect_vars(a, out)
-        for a in expr.kwargs.values():
-            _collect_vars(a, out)
+        _collect_each(expr.args, out)
+        _collect_each(expr.kwargs.values(), out)
     elif kind is UserCall:
-        for a in expr.args:
-            _collect_vars(a, out)
-        for a in expr.deps:
-            _collect_vars(a, out)
+        _collect_each(expr.args, out)
+        _collect_each(expr.deps, out)
         for a, _, _ in expr.keywords.values():  # left unbound when the callee is unknown
             _collect_vars(a, out)
     elif kind is TupleExpr:
-        for a in expr.elts:
-            _collect_vars(a, out)
+        _collect_each(expr.elts, out)
     elif kind is Subscript:
         _collect_vars(expr.value, out)
-        for a in expr.index:
-            _collect_vars(a, out)
+        _collect_each(expr.index, out)
     elif kind is Arith:
-        for a in expr.operands:
-            _collect_vars(a, out)
+        _collect_each(expr.operands, out)
     elif kind is Other:
-        for a in expr.parts:
+        _collect_each(expr.parts, out)
+
+
+def _collect_each(exprs, out: list) -> None:
+    """_collect_vars of each expression, the plain uses and constants without a call (most of them)."""
+    for a in exprs:
+        kind = type(a)
+        if kind is Ref or kind is TupleGet:
+            out.append(a.var)
+        elif kind is not Const and kind is not Sym and a is not None:
             _collect_vars(a, out)

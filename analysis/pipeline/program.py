@@ -75,13 +75,15 @@ def analyse_program(name: str, functions: list[ir.Function], registry: Registry,
         state.constant_vars |= constant_vars(fn.body)
     for fn in analysed:  # N1
         fn.body = normalise(fn.body, inline_of, params_of=params_of)
+    asked: dict = {}  # fn key -> the (call, callee's returns) its types were inferred from
     for fn in users:
-        fn.types = infer_types(fn.params, fn.body, registry, returns_of)
+        fn.types = _infer(fn, registry, returns_of, asked)
     if any(not fn.returns for fn in users):  # no return annotation: what the body returns
         for fn in users:
             fn.returns = fn.returns or _returned_types(fn)
-        for fn in users:
-            fn.types = infer_types(fn.params, fn.body, registry, returns_of)
+        for fn in users:  # again where a callee's returns changed (else the same answer)
+            if not all(_same(returns_of(call), returns) for call, returns in asked[fn.key]):
+                fn.types = _infer(fn, registry, returns_of, asked)
     declared = {fn.key: fn.body for fn in analysed}
 
     for fn in users:  # inline helpers are analysed only through their expansions
@@ -117,6 +119,24 @@ def analyse_program(name: str, functions: list[ir.Function], registry: Registry,
         for stmt in op_calls(fn.body):
             stmt.value.views.clear()
     return result
+
+
+def _infer(fn: Fn, registry: Registry, returns_of, asked: dict) -> dict:
+    """fn's types, noting in `asked` what returns_of answered for them."""
+    answers = asked[fn.key] = []
+
+    def noted(call: ir.UserCall):
+        returns = returns_of(call)
+        answers.append((call, returns))
+        return returns
+    return infer_types(fn.params, fn.body, registry, noted)
+
+
+def _same(a: Optional[list], b: Optional[list]) -> bool:
+    """The same returned types (the same objects: the types of the answer are put in types as they are)."""
+    if a is None or b is None:
+        return a is b
+    return len(a) == len(b) and all(x is y for x, y in zip(a, b))
 
 
 def _returned_types(fn: Fn) -> list:

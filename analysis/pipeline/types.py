@@ -39,9 +39,15 @@ def expr_type(expr, types: Mapping) -> Type:
     return ir.UNKNOWN
 
 
+_KINDS = frozenset(("tensor", "tile", "dtensor", "scalar"))
+
+
 def kind_of(expr, types: Mapping) -> str:
-    cls = expr_type(expr, types).cls
-    return cls if cls in ("tensor", "tile", "dtensor", "scalar") else "unknown"
+    if type(expr) is ir.Ref:  # most arguments (expr_type's first case, without its call)
+        cls = types.get(expr.var, expr.var.annotation or ir.UNKNOWN).cls
+    else:
+        cls = expr_type(expr, types).cls
+    return cls if cls in _KINDS else "unknown"
 
 
 def _text(value) -> Optional[str]:
@@ -111,10 +117,10 @@ def resolve_op(call: ir.OpCall, types: Mapping, registry: Registry) -> OpView:
     if call.dsl == "@setitem":  # N5: `dst[...] = src`, by dst's type
         base = kind_of(call.args[0], types)
         op = {"tile": "tile.assemble", "array": "array.update_element"}.get(base, "tensor.assemble")
-        resolved = ResolvedCall(op, registry.op(op), (0, 1, 2))
-        return OpView(call, resolved)
-    kinds = tuple(kind_of(a, types) for a in call.args)
-    resolved = registry.resolve(call.dsl, kinds, len(call.args), tuple(call.kwargs))
+        resolved = registry.resolve_op(op, (0, 1, 2))
+    else:
+        kinds = tuple([kind_of(a, types) for a in call.args])
+        resolved = registry.resolve(call.dsl, kinds, len(call.args), tuple(call.kwargs))
     # every stage asks again about the same call: keep its view (the kwargs are read once) on the call
     # itself, so that it lives as long as the call does (a weak dict from calls to views that hold
     # their call kept every operator call ever analysed alive: issue 13)

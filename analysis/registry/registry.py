@@ -87,6 +87,18 @@ class Registry:
             hit = self._cache[key] = self._resolve(dsl_path, arg_kinds, nargs, kwarg_names)
         return hit
 
+    def resolve_op(self, op_name: str, positional: tuple[Optional[int], ...]) -> ResolvedCall:
+        """The op itself with the given op index of each argument (`dst[...] = src`): one
+        resolution per op and indices, as `resolve` keeps one per call shape (so the views of a
+        call made from it are found again, not made at every stage)."""
+        key = (op_name, positional)  # (resolve's keys have four parts)
+        hit = self._cache.get(key)
+        if hit is None:
+            if len(self._cache) >= RESOLVED_CACHE_ENTRIES:
+                del self._cache[next(iter(self._cache))]
+            hit = self._cache[key] = ResolvedCall(op_name, self.ops.get(op_name), positional)
+        return hit
+
     def _resolve(self, dsl_path, arg_kinds, nargs, kwarg_names) -> ResolvedCall:
         function = self.dsl.get(dsl_path)
         if function is not None:

@@ -119,6 +119,9 @@ def code_text(text: str) -> str:
     out = []
     quote: Optional[str] = None
     for line in text.split("\n"):
+        if quote is None and "#" not in line and "'" not in line and '"' not in line:
+            out.append(line.rstrip(" \t\f"))  # no string, no comment: what _code_of_line gives, without its scan
+            continue
         code, quote = _code_of_line(line, quote)
         out.append(code)
     return "\n".join(out)
