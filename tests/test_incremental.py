@@ -6,6 +6,7 @@ the result with a fresh workspace that sees only the final text.
 """
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -136,6 +137,18 @@ def test_trailing_garbage_after_a_call_keeps_its_hints():
     assert len(errors) == 1 and errors[0].message.startswith("syntax error: unexpected 'zz'")
     assert sum(1 for c in analysis.calls if c.callee == "scale") == 2
 
+
+
+@pytest.mark.parametrize("typed", ["x yy", " y", "x"])
+def test_code_typed_after_a_scope_headers_colon_keeps_the_scope(typed):
+    """`with pl.at(...):x yy` over its block: the block stays the scope's, whose header keeps its hints."""
+    header = "        with pl.at(level=pl.Level.CORE_GROUP):"
+    whole, _ = hints_of(PROGRAM)
+    broken, errors = hints_of(PROGRAM.replace(header + "\n", header + typed + "\n", 1))
+    line = PROGRAM.split("\n").index(header)
+    scope = [(h.line, h.direction.value, h.param) for c in whole.calls for h in c.hints if c.range.line == line]
+    assert len(errors) == 1 and scope
+    assert [(h.line, h.direction.value, h.param) for c in broken.calls for h in c.hints if c.range.line == line] == scope
 
 def test_a_statement_that_cannot_be_repaired_is_set_aside():
     analysis, errors = hints_of(PROGRAM.replace("        other = self.leak(buf, other)\n",

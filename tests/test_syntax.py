@@ -228,6 +228,18 @@ def test_the_driver_parses_as_lark_does_also_broken_text():
         assert (_tree(stmts), problem) == (_tree(expected_stmts), expected_problem), text
 
 
+
+def test_a_lark_whose_tables_the_driver_cannot_read_parses_with_lark(monkeypatch):
+    def unreadable(lark):
+        raise AttributeError("no parse_table here")  # (another lark version's insides)
+    expected = parse_unit(SOURCE)
+    monkeypatch.setattr(parser, "_Driver", unreadable)
+    monkeypatch.setattr(parser._local, "driver", None)
+    stmts, problem = parse_unit(SOURCE)
+    assert parser._local.driver is parser._parser()  # lark's own loop
+    assert (_tree(stmts), problem) == (_tree(expected[0]), expected[1])
+
+
 # -- the incremental splitter equals a full split ----------------------------------------
 
 from hypothesis import given, settings  # noqa: E402

@@ -14,7 +14,6 @@ from typing import Iterator, Optional
 from lark import Lark, Token, Transformer
 from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from lark.parse_tree_builder import ExpandSingleChild
-from lark.parsers.lalr_analysis import Shift
 
 from ..lark_cache import cache_file
 from . import nodes as n
@@ -600,6 +599,8 @@ class _Driver:
     length (the units of prefill_cp_csa.py's cold analysis: 295 -> 235 ms)."""
 
     def __init__(self, lark: Lark) -> None:
+        from lark.parsers.lalr_analysis import Shift  # (lark's insides: see _driver)
+
         inner = lark.parser.parser.parser  # the parsing frontend's LALR parser's loop
         table, callbacks = inner.parse_table, inner.callbacks
         if any(isinstance(key, str) for key in callbacks):
@@ -668,10 +669,16 @@ def _ended(tokens: Iterator[Token]) -> Iterator[Token]:
 _local = threading.local()
 
 
-def _driver() -> _Driver:
+def _driver():
+    """Our loop over lark's tables, or lark itself if its insides are not what the loop reads (the
+    tables' layout is not lark's public API: another lark version parses slower, never otherwise)."""
     driver = getattr(_local, "driver", None)
     if driver is None:
-        driver = _local.driver = _Driver(_parser())
+        try:
+            driver = _Driver(_parser())
+        except (AttributeError, KeyError, TypeError, ValueError, ImportError):
+            driver = _parser()
+        _local.driver = driver
     return driver
 
 

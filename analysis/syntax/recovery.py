@@ -58,6 +58,11 @@ def _indent(line: str) -> int:
 
 def _repair(lines: list[str], problem: SyntaxProblem, start: int) -> bool:
     """Cut the statement at the error and complete it; False when that changes nothing."""
+    header = _header_with_a_tail(lines, problem, start)
+    if header is not None:  # `with pl.at(...):x y` over its block: the block stays the header's
+        line, colon = header
+        lines[line] = lines[line][:colon + 1]
+        return True
     at_end = problem.message.startswith("unexpected end of statement")
     line = min(problem.line, len(lines) - 1)
     col = problem.col
@@ -79,6 +84,48 @@ def _repair(lines: list[str], problem: SyntaxProblem, start: int) -> bool:
         return False
     lines[line] = new
     return True
+
+
+def _header_with_a_tail(lines: list[str], problem: SyntaxProblem, start: int) -> Optional[tuple[int, int]]:
+    """(line, block colon) of a block header with code typed after its colon, where the error is: on
+    the header itself, or at the indented block under it (after `with ...: y` the block is unexpected)."""
+    line = min(max(problem.line, 0), len(lines) - 1)
+    if "indentation" in problem.message:
+        line -= 1
+        while line >= 0 and not lines[line].strip():
+            line -= 1
+        if line < 0 or _indent(lines[line]) >= _indent(lines[problem.line]):
+            return None
+        start = _statement_start(lines, line)
+    if line != start or not _HEADER.match(lines[line]):
+        return None
+    colon = _block_colon(lines[line])
+    if colon is None:
+        return None
+    tail = lines[line][colon + 1:].strip()
+    return (line, colon) if tail and not tail.startswith("#") else None
+
+
+def _block_colon(line: str) -> Optional[int]:
+    """Where a header line's block colon is: the first `:` outside brackets and strings (a
+    lambda's or a slice's are inside brackets), not a `:=`."""
+    depth, pos = 0, 0
+    while pos < len(line):
+        ch = line[pos]
+        if ch in "'\"" or (ch in "rRbBuUfF" and pos + 1 < len(line) and line[pos + 1] in "'\""):
+            m = _STRING.match(line, pos)
+            pos = m.end() if m else pos + 1
+            continue
+        if ch == "#":
+            return None
+        if ch in _CLOSER:
+            depth += 1
+        elif ch in ")]}":
+            depth = max(0, depth - 1)
+        elif ch == ":" and depth == 0 and line[pos + 1:pos + 2] != "=":
+            return pos
+        pos += 1
+    return None
 
 
 def _at_unclosed_bracket(lines: list[str], problem: SyntaxProblem) -> SyntaxProblem:
