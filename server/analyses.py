@@ -225,6 +225,13 @@ class Analyses:
             pass
 
     # -- the worker -------------------------------------------------------------------------------
+    async def warm(self) -> None:
+        """At start-up: the registry and the worker's parser, made before a document asks for them."""
+        try:
+            await asyncio.get_running_loop().run_in_executor(self.worker, self.server.lens.warm)
+        except Exception:
+            log.error("warming up failed (the first analysis does it):\n%s", traceback.format_exc())
+
     def want(self, uri: str) -> None:
         """Analyse `uri` next (what was asked for or edited last goes first)."""
         self.wanted[uri] = None

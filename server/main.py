@@ -42,6 +42,7 @@ def create_server() -> LensServer:
         if changed:
             ls.refresh_views()
         await ls.registry_sources.load()
+        await ls.analyses.warm()
 
     @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
     async def configuration_changed(ls: LensServer, params: types.DidChangeConfigurationParams) -> None:

@@ -21,6 +21,7 @@ from ..ir.context import ModuleContext
 from ..ir.nodes import CalleeForm
 from ..pipeline.model import Fn, external_copy
 from ..registry.registry import Registry
+from ..syntax.parser import parse_unit
 from ..vocabulary import Code, Severity
 from .caches import Caches
 from .document import DocumentAnalyzer, ModuleSummary
@@ -84,6 +85,14 @@ class Workspace:
                 from ..registry.default import default_registry
                 self._registry = default_registry()
         return self._registry
+
+    def warm(self) -> None:
+        """Make what a first analysis needs before it is asked: the operator registry, and the parser
+        of the calling thread (the analysing one). A file opened at start-up then does not wait for them
+        (50 ms of prefill_cp_csa.py's 930 ms cold open)."""
+        with self._lock:
+            self.registry()
+        parse_unit("pass\n")
 
     def set_registry(self, registry: Registry) -> None:
         with self._lock:
