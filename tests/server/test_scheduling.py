@@ -12,7 +12,7 @@ import threading
 import pytest
 
 from pypto_lens.ir.nodes import ArgDir
-from pypto_lens.server.analyses import MOVED_AFTER_SECONDS, Analyses
+from pypto_lens.server.analyses import MOVED_AFTER_SECONDS, PAUSE_SECONDS, PAUSED_AFTER_SECONDS, Analyses
 from pypto_lens.server.documents import Documents
 from pypto_lens.server.text import Change
 from pypto_lens.workspace.results import ArgHint, CallSite, DocumentAnalysis, Explanation, Range
@@ -220,3 +220,37 @@ async def test_edits_made_while_an_analysis_runs_are_analysed_once_at_their_newe
     assert server.lens.analysed == [1, 6]
     _, fresh = await server.analyses.ask(URI)
     assert fresh.version == 6
+
+
+async def slow_document() -> FakeServer:
+    """A server whose document's last analysis took longer than PAUSED_AFTER_SECONDS."""
+    server = FakeServer()
+    server.lens.gate.clear()
+    server.open()
+    asyncio.get_running_loop().call_later(PAUSED_AFTER_SECONDS * 2, server.lens.gate.set)
+    await server.analyses.ask(URI)
+    assert server.analyses.done[URI].seconds > PAUSED_AFTER_SECONDS
+    return server
+
+
+async def test_a_slow_documents_analysis_waits_for_a_pause_in_typing():
+    server = await slow_document()
+    for version in range(2, 6):  # a burst of keystrokes, each answered from the last analysis moved
+        server.edit(version, (3, 4), (3, 5), str(version))
+        _, answer = await asyncio.wait_for(server.analyses.ask(URI, MOVED_AFTER_SECONDS, (0, 10)), 5.0)
+        assert hints(answer) == [(2, 9), (4, 9)]
+    assert server.lens.analysed == [1] and URI in server.analyses.due  # no analysis started during the burst
+    await asyncio.sleep(PAUSE_SECONDS * 3)
+    await settle(server)
+    assert server.lens.analysed == [1, 5]  # one, of the newest text, once the typing paused
+
+
+async def test_an_answer_that_waits_for_the_analysis_does_not_wait_for_the_pause():
+    server = await slow_document()
+    server.edit(2, (3, 0), (3, 5), "w = call(c)")
+    assert URI in server.analyses.due
+    waiting = asyncio.ensure_future(server.analyses.ask(URI))  # a whole document
+    await asyncio.sleep(0)
+    assert URI not in server.analyses.due  # its analysis may start at once
+    _, fresh = await asyncio.wait_for(waiting, 5.0)
+    assert fresh.version == 2 and hints(fresh) == [(2, 9), (3, 9), (4, 9)]
