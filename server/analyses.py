@@ -22,8 +22,9 @@ A request answers for the newest text:
 A document whose last analysis took longer than `PAUSED_AFTER_SECONDS` is analysed once its typing
 pauses for `PAUSE_SECONDS`, not at every keystroke: its viewports and hovers are answered moved
 meanwhile, so the analysis does not hold the interpreter while they are answered (genpl 50000:
-keystroke p95 22-26 -> 6 ms, hover 11-15 -> 2 ms). A request that waits for the analysis starts it
-at once.
+keystroke p95 22-26 -> 6 ms, hover 11-15 -> 2 ms). A viewport that cannot be moved (a header edit)
+starts it at once; diagnostics and whole documents, which VS Code and Neovim ask after every
+change, wait for the pause too (else they would start it at every keystroke).
 
 An inline helper's scope headers borrow what its callers in other files lent the workspace's
 store (helper_callers.py); its own analysis never waits for them. What is missing or stale is lent
@@ -190,8 +191,8 @@ class Analyses:
                     return text, self.done[uri].analysis
                 continue
             movable = moved_after is not None and self._can_move(uri)
-            if not movable:
-                self.due.pop(uri, None)  # this answer waits for the analysis: no pause for it
+            if moved_after is not None and not movable:
+                self.due.pop(uri, None)  # a viewport that cannot be moved (a header edit) does not wait for a pause
             self.want(uri)
             wait = None
             if movable:

@@ -245,12 +245,19 @@ async def test_a_slow_documents_analysis_waits_for_a_pause_in_typing():
     assert server.lens.analysed == [1, 5]  # one, of the newest text, once the typing paused
 
 
-async def test_an_answer_that_waits_for_the_analysis_does_not_wait_for_the_pause():
+async def test_a_header_edit_does_not_wait_for_the_pause_and_a_whole_document_does():
     server = await slow_document()
     server.edit(2, (3, 0), (3, 5), "w = call(c)")
+    whole = asyncio.ensure_future(server.analyses.ask(URI))  # (diagnostics, Neovim's hints: after every change)
+    await asyncio.sleep(0)
+    assert URI in server.analyses.due and server.lens.analysed == [1]
+    _, fresh = await asyncio.wait_for(whole, 5.0)  # after the pause
+    assert fresh.version == 2 and hints(fresh) == [(2, 9), (3, 9), (4, 9)]
+    server = await slow_document()
+    server.edit(3, (3, 0), (3, 5), "def f(dst: pl.InOut[pl.Tensor[[8], pl.FP32]]):")
     assert URI in server.analyses.due
-    waiting = asyncio.ensure_future(server.analyses.ask(URI))  # a whole document
+    header = asyncio.ensure_future(server.analyses.ask(URI, MOVED_AFTER_SECONDS, (0, 10)))
     await asyncio.sleep(0)
     assert URI not in server.analyses.due  # its analysis may start at once
-    _, fresh = await asyncio.wait_for(waiting, 5.0)
-    assert fresh.version == 2 and hints(fresh) == [(2, 9), (3, 9), (4, 9)]
+    text, answer = await asyncio.wait_for(header, 5.0)
+    assert text.version == 3 and hints(answer) == [(2, 9), (4, 9)] and server.lens.analysed == [1, 3]
