@@ -65,6 +65,7 @@ log = logging.getLogger("pypto-lens")
 MOVED_AFTER_SECONDS = 0.010  # how long a viewport's hints or a hover wait for the new analysis
 PAUSED_AFTER_SECONDS = 0.05  # a document whose last analysis took longer than this is analysed ...
 PAUSE_SECONDS = 0.1  # ... once its typing pauses this long (its answers meanwhile are moved)
+FREEZE_AFTER_SECONDS = 1.0  # the first analysis's objects are frozen this long after it (_freeze_later)
 LENDING_DELAY_SECONDS = 1.0  # the background lending to an open helper starts this long after the last change (a pause in typing: lending takes the worker, and a keystroke meanwhile waits)
 
 
@@ -141,7 +142,7 @@ class Analyses:
         if self.borrowed_after_open_callers.get(helper) == state:
             return True
         loop = asyncio.get_running_loop()
-        callers = await loop.run_in_executor(self.worker, self._callers, helper)
+        callers = await loop.run_in_executor(self.worker, self._callers, helper, True)
         if (self.generation, self.server.documents.get(helper)) != (state[0], text):
             return False  # a change meanwhile: ask again
         stale = [c for c in callers if c != helper and self.server.documents.get(c) is not None
@@ -288,6 +289,7 @@ class Analyses:
                 finally:
                     self.running = None
                 self._finished(uri, Done(version, generation, analysis, seconds))
+                self._freeze_later()
                 if helper and uri not in self.helpers:
                     self.helpers.add(uri)
                     self._lend_later(uri)
@@ -329,15 +331,23 @@ class Analyses:
         if analysis is not None:
             analysis.calls_between(0, 0)  # its index by line is built here, off the event loop (20 ms at 50,000 lines)
         give_back_free_pages()  # what this analysis and the edits before it freed (memory.py)
-        if not self.frozen:
-            # the first analysis builds the long-lived objects (the registry's): keep them out of the
-            # cycle collector's full passes. Once, after a collection: a freeze makes every object
-            # alive then immortal, so one per document (again at each reopen) kept every cycle
-            # left over by the analyses before it for good (issue 13)
-            self.frozen = True
+        return version, analysis, time.perf_counter() - started, helper
+
+    def _freeze_later(self) -> None:
+        """After the first analysis: its long-lived objects (the registry's, the first document's) are
+        kept out of the cycle collector's full passes. Once, after a collection: a freeze makes every
+        object alive then immortal, so one per document (again at each reopen) kept every cycle left
+        over by the analyses before it for good (issue 13). Later, on the worker: the collection
+        holds the interpreter (90 ms after prefill_cp_csa.py's cold analysis), which the first
+        answer must not wait for."""
+        if self.frozen:
+            return
+        self.frozen = True
+
+        def freeze() -> None:
             gc.collect()
             gc.freeze()
-        return version, analysis, time.perf_counter() - started, helper
+        asyncio.get_running_loop().call_later(FREEZE_AFTER_SECONDS, lambda: self.worker.submit(freeze))
 
     # -- the background lending to open helpers (helper_callers.py) ---------------------------------------
     async def _lend_step(self, loop) -> None:
@@ -366,9 +376,9 @@ class Analyses:
                 del self.lending[uri]
             self._lent(uri, text, generation, analysis)
 
-    def _callers(self, uri: str) -> list:
+    def _callers(self, uri: str, open_only: bool = False) -> list:
         try:
-            return self.server.lens.callers(uri)
+            return self.server.lens.callers(uri, open_only)
         except Exception:
             log.error("the callers of %s:\n%s", uri, traceback.format_exc())
             return []

@@ -165,10 +165,10 @@ def inline_helpers(exports) -> dict[str, int]:
             if fn.kind is Kind.INLINE and fn.home is not None and _has_scope(fn.body)}
 
 
-def callers(workspace, uri: str, exports) -> list[str]:
-    """The workspace's files (open or on disk) that may call one of `uri`'s inline helpers."""
+def callers(workspace, uri: str, exports, open_only: bool = False) -> list[str]:
+    """The workspace's files (open or on disk; `open_only`: open) that may call one of `uri`'s inline helpers."""
     helpers = inline_helpers(exports)
-    return _index(workspace).candidates(workspace, uri, helpers) if helpers else []
+    return _index(workspace).candidates(workspace, uri, helpers, open_only) if helpers else []
 
 
 # -- the helper's side -------------------------------------------------------------------------------
@@ -298,9 +298,9 @@ class _CallerIndex:
         self.mentions: dict = {}  # uri -> (text, names, whether the text names one of them)
         self.borrowed: dict = {}  # helper uri -> (key, its analysis, the analysis with its callers' sites)
 
-    def candidates(self, workspace, uri: str, helpers: dict) -> list[str]:
+    def candidates(self, workspace, uri: str, helpers: dict, open_only: bool = False) -> list[str]:
         roots = tuple(workspace.roots)
-        if roots != self.roots or not _unchanged(self.folders):
+        if not open_only and (roots != self.roots or not _unchanged(self.folders)):
             self.roots = roots
             self.files, self.folders = _python_files(roots)
         try:
@@ -311,7 +311,7 @@ class _CallerIndex:
         pattern = None
         out = []
         own = _file_key(uri)
-        for candidate in sorted(set(self.files) | open_uris):
+        for candidate in sorted(open_uris if open_only else set(self.files) | open_uris):
             if candidate in (uri, own) or (candidate in open_uris and _file_key(candidate) == own):
                 continue
             text = workspace.text(candidate)

@@ -119,11 +119,12 @@ class Workspace:
                 self._round = None
 
     # -- lending to inline helpers (helper_callers.py) ------------------------------------------------
-    def callers(self, uri: str) -> list[str]:
-        """The files that may expand `uri`'s inline helpers (none when it has no helper with a scope)."""
+    def callers(self, uri: str, open_only: bool = False) -> list[str]:
+        """The files (`open_only`: the open documents) that may expand `uri`'s inline helpers (none when
+        it has no helper with a scope)."""
         with self._lock, self._question():
             result = self._analyse(uri)
-            return helper_callers.callers(self, uri, result[1]) if result else []
+            return helper_callers.callers(self, uri, result[1], open_only) if result else []
 
     def borrows(self, uri: str) -> bool:
         """Whether `uri`'s last analysis has inline helpers with scopes, whose headers its callers lend."""
