@@ -53,6 +53,19 @@ class LensProtocol(LanguageServerProtocol):
             future.add_done_callback(lambda done, key=msg_id: self._request_futures.get(key) is done
                                      and self._request_futures.pop(key))
 
+    @lsp_method(types.SHUTDOWN)
+    def lsp_shutdown(self, *args):
+        """pygls' shutdown, over a copy of the pending futures: cancelling one runs the callback above,
+        which forgets it (pygls' loop over the live dict then failed: "dictionary changed size")."""
+        if (user_handler := self.fm.features.get(types.SHUTDOWN)) is not None:
+            yield user_handler, args, None
+        current_id = self.msg_id
+        for msg_id, future in list(self._request_futures.items()):
+            if msg_id != current_id and not future.done():
+                future.cancel()
+        self._shutdown = True
+        return None
+
     @lsp_method(types.TEXT_DOCUMENT_DID_OPEN)
     def lsp_text_document__did_open(self, params: types.DidOpenTextDocumentParams):
         self._server.open_document(params.text_document.uri, params.text_document.text,
