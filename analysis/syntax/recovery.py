@@ -109,22 +109,14 @@ def _header_with_a_tail(lines: list[str], problem: SyntaxProblem, start: int) ->
 def _block_colon(line: str) -> Optional[int]:
     """Where a header line's block colon is: the first `:` outside brackets and strings (a
     lambda's or a slice's are inside brackets), not a `:=`."""
-    depth, pos = 0, 0
-    while pos < len(line):
-        ch = line[pos]
-        if ch in "'\"" or (ch in "rRbBuUfF" and pos + 1 < len(line) and line[pos + 1] in "'\""):
-            m = _STRING.match(line, pos)
-            pos = m.end() if m else pos + 1
-            continue
-        if ch == "#":
-            return None
+    depth = 0
+    for pos, ch in _code_chars(line):
         if ch in _CLOSER:
             depth += 1
         elif ch in ")]}":
             depth = max(0, depth - 1)
         elif ch == ":" and depth == 0 and line[pos + 1:pos + 2] != "=":
             return pos
-        pos += 1
     return None
 
 
@@ -148,6 +140,16 @@ def _open_brackets(text: str, positions: bool = False) -> list:
     """The brackets still open at the end of `text` (strings and comments skipped); with `positions`,
     (bracket, offset) pairs."""
     stack: list = []
+    for pos, ch in _code_chars(text):
+        if ch in _CLOSER:
+            stack.append((ch, pos) if positions else ch)
+        elif ch in ")]}" and stack:
+            stack.pop()
+    return stack
+
+
+def _code_chars(text: str):
+    """(offset, character) of the text's code: its strings and comments skipped."""
     pos = 0
     while pos < len(text):
         ch = text[pos]
@@ -159,12 +161,8 @@ def _open_brackets(text: str, positions: bool = False) -> list:
             nl = text.find("\n", pos)
             pos = len(text) if nl < 0 else nl
             continue
-        if ch in _CLOSER:
-            stack.append((ch, pos) if positions else ch)
-        elif ch in ")]}" and stack:
-            stack.pop()
+        yield pos, ch
         pos += 1
-    return stack
 
 
 def _set_aside(lines: list[str], problem: SyntaxProblem, start: int) -> bool:
