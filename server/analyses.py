@@ -65,7 +65,7 @@ log = logging.getLogger("pypto-lens")
 MOVED_AFTER_SECONDS = 0.010  # how long a viewport's hints or a hover wait for the new analysis
 PAUSED_AFTER_SECONDS = 0.05  # a document whose last analysis took longer than this is analysed ...
 PAUSE_SECONDS = 0.1  # ... once its typing pauses this long (its answers meanwhile are moved)
-FREEZE_AFTER_SECONDS = 1.0  # the first analysis's objects are frozen once the server was idle this long (_freeze_later)
+FREEZE_AFTER_SECONDS = 0.1  # the first analysis's objects are frozen this long after it (_freeze_later)
 LENDING_DELAY_SECONDS = 1.0  # the background lending to an open helper starts this long after the last change (a pause in typing: lending takes the worker, and a keystroke meanwhile waits)
 
 
@@ -114,14 +114,12 @@ class Analyses:
         self.wanted_event: Optional[asyncio.Event] = None  # set when a document is wanted (ends a lending wait)
         self.borrowed_after_open_callers: dict[str, tuple] = {}  # helper -> (generation, version) it last did
         self.due: dict[str, float] = {}  # big documents being typed in -> when their analysis may start
-        self.last_activity = time.monotonic()  # the last change or request (the freeze waits for idleness)
 
     # -- what changed -------------------------------------------------------------------------
     def changed(self, uri: Optional[str] = None) -> None:
         """A document (or, with None, the registry or the workspace) changed: every analysis may be
         stale; the changed document's is wanted at once."""
         self.generation += 1
-        self.last_activity = time.monotonic()
         for helper in self.helpers:  # a change of any file may change what the helpers' callers lend
             self._lend_later(helper)
         if self.helpers:
@@ -181,7 +179,7 @@ class Analyses:
 
     async def ask(self, uri: str, moved_after: Optional[float] = None, lines: Optional[tuple[int, int]] = None):
         """(text, analysis) for the newest text; see the module's docstring for `moved_after`."""
-        started = self.last_activity = time.monotonic()
+        started = time.monotonic()
         while True:
             text = self.server.documents.get(uri)
             if text is None or not self.server.is_python(uri):
@@ -337,27 +335,19 @@ class Analyses:
 
     def _freeze_later(self) -> None:
         """After the first analysis: its long-lived objects (the registry's, the first document's) are
-        kept out of the cycle collector's full passes. Once, after a collection: a freeze makes every
-        object alive then immortal, so one per document (again at each reopen) kept every cycle left
-        over by the analyses before it for good (issue 13). Later, on the worker: the collection
-        holds the interpreter (90 ms after prefill_cp_csa.py's cold analysis, 400 ms at genpl 50000):
-        neither the first answer nor a keystroke must wait for it, so it waits for a second without
-        requests or changes."""
+        kept out of the cycle collector's full passes, which would walk them all (400 ms at genpl
+        50000). Once: a freeze makes every object alive then immortal, so one per document (again at
+        each reopen) kept every cycle left over by the analyses before it for good (issue 13). After a
+        collection of the young generations only: a full one took as long as the passes it spares
+        and found 44 objects more there. On the worker, just after the first answer went out."""
         if self.frozen:
             return
         self.frozen = True
-        loop = asyncio.get_running_loop()
 
         def freeze() -> None:
-            gc.collect()
+            gc.collect(1)
             gc.freeze()
-
-        def when_idle() -> None:  # (no request nor change for a while: nobody waits for the interpreter)
-            if self.active or time.monotonic() - self.last_activity < FREEZE_AFTER_SECONDS:
-                loop.call_later(FREEZE_AFTER_SECONDS, when_idle)
-            else:
-                self.worker.submit(freeze)
-        loop.call_later(FREEZE_AFTER_SECONDS, when_idle)
+        asyncio.get_running_loop().call_later(FREEZE_AFTER_SECONDS, lambda: self.worker.submit(freeze))
 
     # -- the background lending to open helpers (helper_callers.py) ---------------------------------------
     async def _lend_step(self, loop) -> None:
