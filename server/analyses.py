@@ -65,7 +65,6 @@ log = logging.getLogger("pypto-lens")
 MOVED_AFTER_SECONDS = 0.010  # how long a viewport's hints or a hover wait for the new analysis
 PAUSED_AFTER_SECONDS = 0.05  # a document whose last analysis took longer than this is analysed ...
 PAUSE_SECONDS = 0.1  # ... once its typing pauses this long (its answers meanwhile are moved)
-FREEZE_AFTER_SECONDS = 0.1  # the first analysis's objects are frozen this long after it (_freeze_later)
 LENDING_DELAY_SECONDS = 1.0  # the background lending to an open helper starts this long after the last change (a pause in typing: lending takes the worker, and a keystroke meanwhile waits)
 
 
@@ -289,7 +288,6 @@ class Analyses:
                 finally:
                     self.running = None
                 self._finished(uri, Done(version, generation, analysis, seconds))
-                self._freeze_later()
                 if helper and uri not in self.helpers:
                     self.helpers.add(uri)
                     self._lend_later(uri)
@@ -331,23 +329,18 @@ class Analyses:
         if analysis is not None:
             analysis.calls_between(0, 0)  # its index by line is built here, off the event loop (20 ms at 50,000 lines)
         give_back_free_pages()  # what this analysis and the edits before it freed (memory.py)
-        return version, analysis, time.perf_counter() - started, helper
-
-    def _freeze_later(self) -> None:
-        """After the first analysis: its long-lived objects (the registry's, the first document's) are
-        kept out of the cycle collector's full passes, which would walk them all (400 ms at genpl
-        50000). Once: a freeze makes every object alive then immortal, so one per document (again at
-        each reopen) kept every cycle left over by the analyses before it for good (issue 13). After a
-        collection of the young generations only: a full one took as long as the passes it spares
-        and found 44 objects more there. On the worker, just after the first answer went out."""
-        if self.frozen:
-            return
-        self.frozen = True
-
-        def freeze() -> None:
-            gc.collect(1)
+        if not self.frozen:
+            # the first analysis builds the long-lived objects (the registry's, the first document's):
+            # keep them out of the cycle collector's full passes, which would walk them all (400 ms at
+            # genpl 50000). Once: a freeze makes every object alive then immortal, so one per document
+            # (again at each reopen) kept every cycle left over by the analyses before it for good
+            # (issue 13). After collecting the youngest generation: it holds the garbage (27,220
+            # objects after prefill_cp_csa.py's cold analysis, in 5 ms; the older ones had 1,503 more
+            # for 52 ms more, which the first answer would wait for)
+            self.frozen = True
+            gc.collect(0)
             gc.freeze()
-        asyncio.get_running_loop().call_later(FREEZE_AFTER_SECONDS, lambda: self.worker.submit(freeze))
+        return version, analysis, time.perf_counter() - started, helper
 
     # -- the background lending to open helpers (helper_callers.py) ---------------------------------------
     async def _lend_step(self, loop) -> None:
