@@ -306,11 +306,14 @@ class Analyses:
 
     async def _pause(self) -> None:
         """Wait for the first pause due, or for a document wanted meanwhile."""
-        delay = min(self.due.get(uri, 0.0) for uri in self.wanted) - time.monotonic()
+        await self._until_wanted(min(self.due.get(uri, 0.0) for uri in self.wanted) - time.monotonic())
+
+    async def _until_wanted(self, seconds: float) -> None:
+        """Wait that long, or until a document is wanted (want() ends the wait)."""
         if self.wanted_event is None:
             self.wanted_event = asyncio.Event()
         try:
-            await asyncio.wait_for(self.wanted_event.wait(), max(delay, 0.0))
+            await asyncio.wait_for(self.wanted_event.wait(), max(seconds, 0.0))
         except asyncio.TimeoutError:
             pass
 
@@ -348,12 +351,7 @@ class Analyses:
         now = time.monotonic()
         uri, job = min(self.lending.items(), key=lambda kv: kv[1].due)
         if job.due > now:  # debounced: wait, unless a document is wanted meanwhile
-            if self.wanted_event is None:
-                self.wanted_event = asyncio.Event()
-            try:
-                await asyncio.wait_for(self.wanted_event.wait(), job.due - now)
-            except asyncio.TimeoutError:
-                pass
+            await self._until_wanted(job.due - now)
             return
         if self.server.documents.get(uri) is None:
             self.lending.pop(uri, None)

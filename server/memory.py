@@ -123,7 +123,8 @@ def give_back_free_pages() -> None:
 
     Every keystroke copies a big document's text and its lines (2 MB at 50,000 lines), and glibc
     keeps the holes they leave: in-process, genpl 50000 grew 14 MB over 60 keystrokes, 8 MB with a
-    trim after each analysis (the server at lspbench's end: 199-202 MB, 186 MB with it). A trim takes under a millisecond there, and ctypes lets the event loop run
-    meanwhile (it releases the interpreter during the call)."""
+    trim after each analysis (the server at lspbench's end: 199-202 MB, 186 MB with it). A trim
+    takes under a millisecond there, and ctypes lets the event loop run meanwhile (it releases the
+    interpreter during the call)."""
     if _LIBC is not None:
         _LIBC.malloc_trim(0)

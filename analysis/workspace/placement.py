@@ -41,16 +41,12 @@ class _Places:
     def __init__(self, functions, units, external=None):
         self.offsets = {name: units[src.unit].start for name, (src, _) in functions.items()}
         self.external = external or {}  # owner -> (uri, line offset) of functions in other places
-        self.made: dict = {}  # (span, offset) -> its Range: one object per place (a call's hints and steps share them)
 
     def range(self, owner: str, span: Span) -> Optional[Range]:
         offset = self.offsets.get(owner)
         if offset is None:
             return None
-        made = self.made.get((span, offset))
-        if made is None:
-            made = self.made[(span, offset)] = _range(span, offset)
-        return made
+        return shared(_range(span, offset))  # one object per place: a call's hints and steps share it
 
     def location(self, owner: str, span: Span) -> Optional[Location]:
         """Where a span of some function is: here, or in another file (`external` owners)."""

@@ -88,8 +88,8 @@ class Workspace:
 
     def warm(self) -> None:
         """Make what a first analysis needs before it is asked: the operator registry, and the parser
-        of the calling thread (the analysing one). A file opened at start-up then does not wait for them
-        (50 ms of prefill_cp_csa.py's 930 ms cold open)."""
+        of the calling thread (the analysing one). A file opened after start-up then does not wait for
+        them (about 45 ms: the registry's 33, the parser's 13)."""
         with self._lock:
             self.registry()
         parse_unit("pass\n")

@@ -2,8 +2,7 @@
 from __future__ import annotations
 
 import ctypes
-
-import pytest
+import platform
 
 from pypto_lens.server import memory as server_memory
 
@@ -11,8 +10,10 @@ from pypto_lens.server import memory as server_memory
 def test_freed_pages_go_back_to_the_system_after_an_analysis():
     """give_back_free_pages (called by the worker after each analysis) trims glibc's heap: a freed big
     block's pages leave the resident memory (the bytes freed are sure to be above the trim threshold)."""
-    if server_memory._LIBC is None:
-        pytest.skip("not glibc: nothing to trim")  # (CI runs on glibc Linux: the skip never hides a failure there)
+    if server_memory._LIBC is None:  # not glibc (macOS, musl): there is no trim, and asking is harmless
+        assert platform.libc_ver()[0] != "glibc"
+        server_memory.give_back_free_pages()
+        return
     server_memory.give_back_free_pages()
     before = server_memory.resident_kb()
     # many middle-sized blocks (under the mapping threshold: they come from the heap), then freed
