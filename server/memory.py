@@ -11,8 +11,10 @@ Other params, all optional: `{"top": 25, "group": "lineno" | "filename" | "trace
 true, "mark": "warm", "since": "warm"}`: `collect` runs the cycle collector first (so that two
 figures compare live memory, not garbage waiting for its turn), `mark` keeps this answer's per-site
 totals under a name, `since` orders the sites by their growth since that mark. The answer:
-`{"rssKb", "tracing", "tracedKb", "tracedPeakKb", "sites": [{"site", "kb", "count", "kbDiff",
-"countDiff"}]}` (a site is `file:line`; with "traceback", its frames innermost first, `a < b`).
+`{"rssKb", "collected", "tracing", "tracedKb", "tracedPeakKb", "sites": [{"site", "kb", "count",
+"kbDiff", "countDiff"}]}` (a site is `file:line`; with "traceback", its frames innermost first,
+`a < b`; `collected`, with `collect`: how many objects the collector found unreachable, garbage
+that reference counting could not free).
 """
 from __future__ import annotations
 
@@ -46,9 +48,10 @@ def memory_answer(params: dict) -> dict:
         elif frames <= 0 and tracemalloc.is_tracing():
             tracemalloc.stop()
             _marks.clear()
-    if params.get("collect"):
-        gc.collect()
+    collected = gc.collect() if params.get("collect") else None
     answer: dict[str, Any] = {"rssKb": resident_kb(), "tracing": tracemalloc.is_tracing()}
+    if collected is not None:
+        answer["collected"] = collected  # objects found only in reference cycles since the last collection
     if not answer["tracing"]:
         return answer
     current, peak = tracemalloc.get_traced_memory()

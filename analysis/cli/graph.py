@@ -91,17 +91,7 @@ def as_dot(graph: PlacedGraph, information: bool, reduced: bool) -> list[str]:
     for t in graph.tasks:
         direct.setdefault(t.loops[-1] if t.loops else None, []).append(t)
 
-    def emit(loop, indent: str) -> None:
-        for t in direct.get(loop, []):
-            label = f"#{t.id} {t.name}\\nline {t.range.line + 1}".replace('"', "'")
-            style = ', style=dashed' if t.manual else ''
-            out.append(f'{indent}{_node(graph, t.id)} [label="{label}"{style}];')
-        for info in children.get(loop, []):
-            out.append(f"{indent}subgraph cluster_loop{info['id']} {{")
-            out.append(f'{indent}  label="{info["kind"]} (line {info["line"]})"; style=rounded;')
-            emit(info["id"], indent + "  ")
-            out.append(f"{indent}}}")
-    emit(None, "  ")
+    _dot_loop(graph, children, direct, None, "  ", out)
     for e in graph.edges:
         if reduced and e.redundant:
             continue
@@ -117,6 +107,20 @@ def as_dot(graph: PlacedGraph, information: bool, reduced: bool) -> list[str]:
     return out
 
 
+def _dot_loop(graph: PlacedGraph, children: dict, direct: dict, loop, indent: str, out: list) -> None:
+    """A loop's tasks, then its inner loops as clusters. (The two writers are module functions, not
+    recursive closures: those are a reference cycle per call, issue 13.)"""
+    for t in direct.get(loop, []):
+        label = f"#{t.id} {t.name}\\nline {t.range.line + 1}".replace('"', "'")
+        style = ', style=dashed' if t.manual else ''
+        out.append(f'{indent}{_node(graph, t.id)} [label="{label}"{style}];')
+    for info in children.get(loop, []):
+        out.append(f"{indent}subgraph cluster_loop{info['id']} {{")
+        out.append(f'{indent}  label="{info["kind"]} (line {info["line"]})"; style=rounded;')
+        _dot_loop(graph, children, direct, info["id"], indent + "  ", out)
+        out.append(f"{indent}}}")
+
+
 def as_mermaid(graph: PlacedGraph, information: bool, reduced: bool) -> list[str]:
     out = ["flowchart TB"]
     children: dict = {}
@@ -126,15 +130,7 @@ def as_mermaid(graph: PlacedGraph, information: bool, reduced: bool) -> list[str
     for t in graph.tasks:
         direct.setdefault(t.loops[-1] if t.loops else None, []).append(t)
 
-    def emit(loop, indent: str) -> None:
-        for t in direct.get(loop, []):
-            label = f"#{t.id} {t.name}<br/>line {t.range.line + 1}".replace('"', "'")
-            out.append(f'{indent}{_node(graph, t.id)}["{label}"]')
-        for info in children.get(loop, []):
-            out.append(f'{indent}subgraph loop{info["id"]}["{info["kind"]} (line {info["line"]})"]')
-            emit(info["id"], indent + "  ")
-            out.append(f"{indent}end")
-    emit(None, "  ")
+    _mermaid_loop(graph, children, direct, None, "  ", out)
     styles = []
     count = 0
     for e in graph.edges:
@@ -151,6 +147,16 @@ def as_mermaid(graph: PlacedGraph, information: bool, reduced: bool) -> list[str
         styles.append(f"  linkStyle {count} stroke:{HAZARD_COLOUR},color:{HAZARD_COLOUR}")
         count += 1
     return out + styles
+
+
+def _mermaid_loop(graph: PlacedGraph, children: dict, direct: dict, loop, indent: str, out: list) -> None:
+    for t in direct.get(loop, []):
+        label = f"#{t.id} {t.name}<br/>line {t.range.line + 1}".replace('"', "'")
+        out.append(f'{indent}{_node(graph, t.id)}["{label}"]')
+    for info in children.get(loop, []):
+        out.append(f'{indent}subgraph loop{info["id"]}["{info["kind"]} (line {info["line"]})"]')
+        _mermaid_loop(graph, children, direct, info["id"], indent + "  ", out)
+        out.append(f"{indent}end")
 
 
 def cmd_graph(args) -> int:

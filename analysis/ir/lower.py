@@ -10,6 +10,7 @@ else becomes an explicit opaque node; lowering never raises.
 """
 from __future__ import annotations
 
+from functools import partial
 from typing import Any, Optional
 
 from ..syntax import nodes as s
@@ -48,6 +49,11 @@ def expression_depth(st: s.Stmt) -> int:
     return deepest
 
 
+def is_scope_loop(ctx: ModuleContext, loop: s.For) -> bool:
+    """`for i in pl.spmd(n)` / `for a in pl.split_aiv(...)`: a scope written as a loop (scope_for)."""
+    return isinstance(loop.iter, s.Call) and ctx.canonical(loop.iter.func) in _SCOPE_LOOPS
+
+
 class FunctionLowering(CallLowering, SsaNames):
     """Lowers one function body: its statements and expressions here, its calls in lower_calls.py,
     its SSA names (versions, phis, loop carries) in ssa.py."""
@@ -68,7 +74,8 @@ class FunctionLowering(CallLowering, SsaNames):
         if kind is Kind.INLINE:  # N1: its parameters are the caller's variables, which the caller may read after
             shape = fdef.body + [s.ExprStmt(s.Tuple([s.Name(p.name, fdef.span) for p in fdef.params], False,
                                                     fdef.span), fdef.span)]
-        self.places = liveness.Places(shape, self.scope_loop)
+        # (a partial over the context, not the bound method: the lowering would hold itself in a cycle, issue 13)
+        self.places = liveness.Places(shape, partial(is_scope_loop, self.ctx))
         params = []
         raw = list(fdef.params)
         if self.in_class and raw and raw[0].name == "self":
@@ -91,10 +98,6 @@ class FunctionLowering(CallLowering, SsaNames):
         return ir.Function(fdef.name, kind, params, return_types(self.ctx, fdef.returns), body,
                            fdef.name_span, header, jit, attrs.get("level"), attrs.get("role"),
                            self.problems, returns_span)
-
-    def scope_loop(self, loop: s.For) -> bool:
-        """`for i in pl.spmd(n)` / `for a in pl.split_aiv(...)`: a scope written as a loop (scope_for)."""
-        return isinstance(loop.iter, s.Call) and self.ctx.canonical(loop.iter.func) in _SCOPE_LOOPS
 
     def block(self, stmts: list[s.Stmt]) -> list[ir.Stmt]:
         saved = self.out

@@ -101,39 +101,41 @@ def target_names(target: Optional[s.Expr]) -> list:
 def assigned_names(body: list) -> list[str]:
     """Names bound anywhere in a statement list (nested blocks included), in order."""
     seen: dict[str, None] = {}
+    _add_assigned(body, seen)
+    return list(seen)
 
-    def visit(stmts):
-        for st in stmts:
-            if isinstance(st, (s.Assign,)):
-                for t in st.targets:
-                    for name in target_names(t):
-                        seen.setdefault(name.id)
-                    if isinstance(t, s.Subscript) and isinstance(t.value, s.Name):
-                        seen.setdefault(t.value.id)
-            elif isinstance(st, (s.AnnAssign, s.AugAssign)):
-                t = st.target
+
+def _add_assigned(stmts: list, seen: dict) -> None:
+    # (a module function, not a recursive closure: that is a reference cycle per call, issue 13)
+    for st in stmts:
+        if isinstance(st, (s.Assign,)):
+            for t in st.targets:
                 for name in target_names(t):
                     seen.setdefault(name.id)
                 if isinstance(t, s.Subscript) and isinstance(t.value, s.Name):
                     seen.setdefault(t.value.id)
-            elif isinstance(st, s.For):
-                for name in target_names(st.target):
+        elif isinstance(st, (s.AnnAssign, s.AugAssign)):
+            t = st.target
+            for name in target_names(t):
+                seen.setdefault(name.id)
+            if isinstance(t, s.Subscript) and isinstance(t.value, s.Name):
+                seen.setdefault(t.value.id)
+        elif isinstance(st, s.For):
+            for name in target_names(st.target):
+                seen.setdefault(name.id)
+            _add_assigned(st.body, seen)
+            _add_assigned(st.orelse, seen)
+        elif isinstance(st, (s.If, s.While)):
+            _add_assigned(st.body, seen)
+            _add_assigned(st.orelse, seen)
+        elif isinstance(st, s.With):
+            for item in st.items:
+                for name in target_names(item.target):
                     seen.setdefault(name.id)
-                visit(st.body)
-                visit(st.orelse)
-            elif isinstance(st, (s.If, s.While)):
-                visit(st.body)
-                visit(st.orelse)
-            elif isinstance(st, s.With):
-                for item in st.items:
-                    for name in target_names(item.target):
-                        seen.setdefault(name.id)
-                visit(st.body)
-            elif isinstance(st, s.Other):
-                for body in st.bodies:
-                    visit(body)
-    visit(body)
-    return list(seen)
+            _add_assigned(st.body, seen)
+        elif isinstance(st, s.Other):
+            for body in st.bodies:
+                _add_assigned(body, seen)
 
 
 def yield_targets(body: list) -> list[str]:

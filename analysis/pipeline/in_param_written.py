@@ -53,101 +53,9 @@ def check(state: ProgramState, fn: Fn, declared_body: list, annotation_spans: di
     candidates = {p.var: k for k, p in enumerate(fn.params) if p.decl is Dir.IN and p.type.is_shaped}
     if not candidates:
         return []
-    buffers: dict = {p.var: frozenset({p.var}) for p in fn.params}
-    reads: set = set()
-    found: dict[int, InParamWrite] = {}
-    owner = fn.owner
-
-    def of(expr) -> frozenset:
-        if isinstance(expr, ir.Ref):
-            return buffers.get(expr.var, frozenset())
-        return frozenset()
-
-    def read(expr) -> None:
-        for v in ir.expr_vars(expr):
-            reads.update(buffers.get(v, ()))
-
-    def write(expr, writer: str, call_owner: str, span: Span) -> None:
-        for buffer in of(expr):
-            k = candidates.get(buffer)
-            if k is not None and k not in found:
-                found[k] = InParamWrite(fn.name, fn.params[k].name, k, writer, call_owner or owner, span, False,
-                                        annotation_spans.get(k))
-
-    def visit(body: list) -> None:
-        for stmt in body:
-            if isinstance(stmt, ir.Assign):
-                value, var = stmt.value, stmt.var
-                result = frozenset()
-                if isinstance(value, ir.OpCall):
-                    view = resolve_op(value, fn.types, state.registry)
-                    for arg, op_index in view.arguments():
-                        effect = view.effect_at(op_index)
-                        if effect.reads:
-                            read(arg)
-                        if effect.writes:
-                            write(arg, view.op_name or value.dsl, value.owner, _place(arg, value.span))
-                    aliased = state.registry.result_alias(view.op_name)
-                    if aliased is None and state.registry.is_view(view.op_name):
-                        aliased = 0
-                    if aliased is not None:
-                        result = of(view.arg_for(aliased))
-                elif isinstance(value, ir.UserCall):
-                    callee = state.callee(value)
-                    decl = callee.decl if callee is not None else []
-                    for i, arg in enumerate(value.args):
-                        d = decl[i] if i < len(decl) else Dir.IN
-                        if d is not Dir.OUT:
-                            read(arg)
-                        if d is not Dir.IN:
-                            write(arg, callee.name, value.owner, _place(arg, value.span))
-                    if callee is not None:
-                        written = [of(value.args[i]) for i in range(min(len(decl), len(value.args))) if decl[i].writes]
-                        result = frozenset().union(*written) if written else frozenset()
-                elif isinstance(value, ir.Subscript):
-                    read(value)
-                    base = expr_type(value.value, fn.types)
-                    if base.cls in ("tensor", "tile", "dtensor") and subscript_is_slice(value, fn.types):
-                        result = of(value.value)  # a slice is a zero-copy view (§9.5)
-                elif isinstance(value, ir.Ref):
-                    result = of(value)
-                else:
-                    read(value)
-                if var is not None:
-                    buffers[var] = result
-            elif isinstance(stmt, ir.If):
-                read(stmt.cond)
-                visit(stmt.then)
-                visit(stmt.orelse)
-                for phi in stmt.phis:
-                    buffers[phi.var] = buffers.get(phi.then_value, frozenset()) | buffers.get(phi.else_value, frozenset())
-            elif isinstance(stmt, ir.Loop):
-                for b in stmt.bounds:
-                    read(b)
-                for c in stmt.carries:
-                    buffers[c.iter_var] = buffers.get(c.init, frozenset())
-                visit(stmt.body)
-                grew = False
-                for c in stmt.carries:
-                    joined = buffers.get(c.iter_var, frozenset()) | buffers.get(c.yield_value, frozenset())
-                    if joined != buffers[c.iter_var]:
-                        buffers[c.iter_var] = joined
-                        grew = True
-                if grew:
-                    visit(stmt.body)
-                for c in stmt.carries:
-                    buffers[c.result] = buffers.get(c.iter_var, frozenset()) | buffers.get(c.yield_value, frozenset())
-            elif isinstance(stmt, ir.Scope):
-                for e in stmt.uses + stmt.deps:
-                    read(e)
-                visit(stmt.body)  # IW7: a scope's writes belong to its function
-            elif isinstance(stmt, ir.Return):
-                pass  # returning a buffer does not read its data (the fix's Out vs InOut)
-            elif isinstance(stmt, ir.OpaqueStmt):
-                for e in stmt.uses:
-                    read(e)
-
-    visit(declared_body)
+    walk = _InWrites(state, fn, candidates, annotation_spans)
+    walk.visit(declared_body)
+    found, reads, owner = walk.found, walk.reads, fn.owner
     out = []
     for k, item in sorted(found.items(), key=lambda kv: (kv[1].span.line, kv[1].span.col)):
         param = fn.params[k]
@@ -155,6 +63,110 @@ def check(state: ProgramState, fn: Fn, declared_body: list, annotation_spans: di
         out.append(InParamWrite(item.function, item.param, k, item.writer, item.owner, item.span,
                                 param.var in reads, item.annotation, evidence))
     return out
+
+
+class _InWrites:
+    """One function's walk: the buffers each version names, which are read, the first write of each
+    candidate. (An object, not recursive closures: those are a reference cycle per call, issue 13.)"""
+
+    def __init__(self, state: ProgramState, fn: Fn, candidates: dict, annotation_spans: dict[int, Span]):
+        self.state, self.fn = state, fn
+        self.candidates, self.annotation_spans = candidates, annotation_spans
+        self.buffers: dict = {p.var: frozenset({p.var}) for p in fn.params}
+        self.reads: set = set()
+        self.found: dict[int, InParamWrite] = {}
+        self.owner = fn.owner
+
+    def of(self, expr) -> frozenset:
+        if isinstance(expr, ir.Ref):
+            return self.buffers.get(expr.var, frozenset())
+        return frozenset()
+
+    def read(self, expr) -> None:
+        for v in ir.expr_vars(expr):
+            self.reads.update(self.buffers.get(v, ()))
+
+    def write(self, expr, writer: str, call_owner: str, span: Span) -> None:
+        for buffer in self.of(expr):
+            k = self.candidates.get(buffer)
+            if k is not None and k not in self.found:
+                self.found[k] = InParamWrite(self.fn.name, self.fn.params[k].name, k, writer,
+                                             call_owner or self.owner, span, False, self.annotation_spans.get(k))
+
+    def visit(self, body: list) -> None:
+        buffers = self.buffers
+        for stmt in body:
+            if isinstance(stmt, ir.Assign):
+                value, var = stmt.value, stmt.var
+                result = frozenset()
+                if isinstance(value, ir.OpCall):
+                    view = resolve_op(value, self.fn.types, self.state.registry)
+                    for arg, op_index in view.arguments():
+                        effect = view.effect_at(op_index)
+                        if effect.reads:
+                            self.read(arg)
+                        if effect.writes:
+                            self.write(arg, view.op_name or value.dsl, value.owner, _place(arg, value.span))
+                    aliased = self.state.registry.result_alias(view.op_name)
+                    if aliased is None and self.state.registry.is_view(view.op_name):
+                        aliased = 0
+                    if aliased is not None:
+                        result = self.of(view.arg_for(aliased))
+                elif isinstance(value, ir.UserCall):
+                    callee = self.state.callee(value)
+                    decl = callee.decl if callee is not None else []
+                    for i, arg in enumerate(value.args):
+                        d = decl[i] if i < len(decl) else Dir.IN
+                        if d is not Dir.OUT:
+                            self.read(arg)
+                        if d is not Dir.IN:
+                            self.write(arg, callee.name, value.owner, _place(arg, value.span))
+                    if callee is not None:
+                        written = [self.of(value.args[i]) for i in range(min(len(decl), len(value.args)))
+                                   if decl[i].writes]
+                        result = frozenset().union(*written) if written else frozenset()
+                elif isinstance(value, ir.Subscript):
+                    self.read(value)
+                    base = expr_type(value.value, self.fn.types)
+                    if base.cls in ("tensor", "tile", "dtensor") and subscript_is_slice(value, self.fn.types):
+                        result = self.of(value.value)  # a slice is a zero-copy view (§9.5)
+                elif isinstance(value, ir.Ref):
+                    result = self.of(value)
+                else:
+                    self.read(value)
+                if var is not None:
+                    buffers[var] = result
+            elif isinstance(stmt, ir.If):
+                self.read(stmt.cond)
+                self.visit(stmt.then)
+                self.visit(stmt.orelse)
+                for phi in stmt.phis:
+                    buffers[phi.var] = buffers.get(phi.then_value, frozenset()) | buffers.get(phi.else_value, frozenset())
+            elif isinstance(stmt, ir.Loop):
+                for b in stmt.bounds:
+                    self.read(b)
+                for c in stmt.carries:
+                    buffers[c.iter_var] = buffers.get(c.init, frozenset())
+                self.visit(stmt.body)
+                grew = False
+                for c in stmt.carries:
+                    joined = buffers.get(c.iter_var, frozenset()) | buffers.get(c.yield_value, frozenset())
+                    if joined != buffers[c.iter_var]:
+                        buffers[c.iter_var] = joined
+                        grew = True
+                if grew:
+                    self.visit(stmt.body)
+                for c in stmt.carries:
+                    buffers[c.result] = buffers.get(c.iter_var, frozenset()) | buffers.get(c.yield_value, frozenset())
+            elif isinstance(stmt, ir.Scope):
+                for e in stmt.uses + stmt.deps:
+                    self.read(e)
+                self.visit(stmt.body)  # IW7: a scope's writes belong to its function
+            elif isinstance(stmt, ir.Return):
+                pass  # returning a buffer does not read its data (the fix's Out vs InOut)
+            elif isinstance(stmt, ir.OpaqueStmt):
+                for e in stmt.uses:
+                    self.read(e)
 
 
 def _place(arg, call_span: Span) -> Span:

@@ -157,19 +157,21 @@ def _reads_block_idx(body: list) -> bool:
 def constant_vars(body: list) -> set:
     """Variable versions bound to a literal number, or to arithmetic over such (`n0 = 16`)."""
     out: set = set()
-
-    def constant(expr) -> bool:
-        if isinstance(expr, ir.Const):
-            return isinstance(expr.value, (bool, int, float))
-        if isinstance(expr, ir.Ref):
-            return expr.var in out
-        if isinstance(expr, ir.Arith):
-            return bool(expr.operands) and all(constant(o) for o in expr.operands)
-        return False
     for stmt in ir.walk_stmts(body):
-        if isinstance(stmt, ir.Assign) and stmt.var is not None and constant(stmt.value):
+        if isinstance(stmt, ir.Assign) and stmt.var is not None and _is_constant(stmt.value, out):
             out.add(stmt.var)
     return out
+
+
+def _is_constant(expr, constants: set) -> bool:
+    # (a module function, not a recursive closure: that is a reference cycle per call, issue 13)
+    if isinstance(expr, ir.Const):
+        return isinstance(expr.value, (bool, int, float))
+    if isinstance(expr, ir.Ref):
+        return expr.var in constants
+    if isinstance(expr, ir.Arith):
+        return bool(expr.operands) and all(_is_constant(o, constants) for o in expr.operands)
+    return False
 
 
 def _live_ins(body: list, scope: ir.Scope) -> list:
@@ -205,107 +207,10 @@ class UseCounts:
 
 
 def _infer_param_directions(state, fn: Fn, hierarchy: bool, inner_callees: bool) -> None:
-    caps = [p.var for p in fn.params]
-    index = {v: k for k, v in enumerate(caps)}
-    alias: dict = dict(index)  # var -> the capture it names (result aliases, loop carries)
-    read = [None] * len(caps)  # first read span, or None
-    writes: dict[int, list] = {}  # step 1b / 1a evidence
-    stores: set = set()
-    callee_read = [False] * len(caps)
-    iter_args: set = set()  # loop iter-args that stand for a capture, and op results aliasing them
-    callee_write: dict[int, list] = {}
-
-    def mark_read(expr, span) -> None:
-        for v in ir.expr_vars(expr):
-            if v in iter_args:
-                continue  # O5's alias rule follows op results, not loop carries (oracle)
-            k = alias.get(v)
-            if k is not None and read[k] is None:
-                read[k] = span
-
-    def visit(body: list) -> None:
-        for stmt in body:
-            if isinstance(stmt, ir.Assign):
-                value = stmt.value
-                if isinstance(value, ir.OpCall):
-                    view = resolve_op(value, fn.types, state.registry)
-                    for arg, op_index in view.arguments():
-                        effect = view.effect_at(op_index)
-                        if effect is not Effect.WRITE:  # step 0: a pure-write slot is not a read
-                            mark_read(arg, stmt.span)
-                        if effect.writes and isinstance(arg, ir.Ref) and arg.var in index:
-                            writes.setdefault(index[arg.var], []).append((view.op_name, stmt.span))  # step 1b
-                    if view.op_name == "tile.store":
-                        target = view.arg_for(2)
-                        if isinstance(target, ir.Ref) and target.var in alias:
-                            stores.add(alias[target.var])  # step 1a (O4)
-                    aliased = state.registry.result_alias(view.op_name)
-                    source = view.arg_for(aliased) if aliased is not None else None
-                    if stmt.var is not None and isinstance(source, ir.Ref) and source.var in alias:
-                        alias[stmt.var] = alias[source.var]
-                        if source.var in iter_args:
-                            iter_args.add(stmt.var)
-                elif isinstance(value, ir.UserCall):
-                    user_call(value, stmt.span)
-                else:
-                    mark_read(value, stmt.span)
-            elif isinstance(stmt, Dispatch):
-                user_call(stmt.call, stmt.span)
-                for v, k in stmt.outputs:
-                    if k is not None and isinstance(stmt.call.args[k], ir.Ref) and stmt.call.args[k].var in alias:
-                        alias[v] = alias[stmt.call.args[k].var]
-            elif isinstance(stmt, ir.If):
-                mark_read(stmt.cond, stmt.span)
-                visit(stmt.then)
-                visit(stmt.orelse)
-                for phi in stmt.phis:  # a branch yielding an op result that aliases a capture reads
-                    for v in (phi.then_value, phi.else_value):  # it; the capture itself passed on does not
-                        if v is not None and v not in index:
-                            mark_read(ir.Ref(v), stmt.span)
-            elif isinstance(stmt, ir.Loop):
-                for b in stmt.bounds + stmt.header_uses:
-                    mark_read(b, stmt.span)
-                for c in stmt.carries:
-                    if c.init is not None and c.init in alias:
-                        alias[c.iter_var] = alias[c.init]
-                        iter_args.add(c.iter_var)
-                visit(stmt.body)
-                for c in stmt.carries:
-                    if c.yield_value is not None and c.yield_value in alias:
-                        alias[c.result] = alias[c.yield_value]
-                        if c.yield_value in iter_args:
-                            iter_args.add(c.result)
-            elif isinstance(stmt, ir.Scope):
-                for e in stmt.uses + stmt.deps:
-                    mark_read(e, stmt.span)
-                visit(stmt.body)
-            elif isinstance(stmt, ir.Return):
-                for e in stmt.values:
-                    mark_read(e, stmt.span)
-            elif isinstance(stmt, ir.OpaqueStmt):
-                for e in stmt.uses:
-                    mark_read(e, stmt.span)
-
-    def user_call(call: ir.UserCall, span) -> None:
-        callee = state.callee(call)
-        dirs = callee.dirs if callee is not None else None
-        covered = dirs is not None and (len(call.args) <= len(dirs) if call.submit else len(call.args) == len(dirs))
-        for i, arg in enumerate(call.args):
-            g = dirs[i] if covered else None
-            if g is not Dir.OUT:  # step 0: an Out slot of a user function is not a read
-                mark_read(arg, span)
-            # step 2: only the captured variable itself. The spec also follows iter-args; PyPTO
-            # (the oracle) does not, and no seed says otherwise (oracle wins; see the README)
-            if g is not None and isinstance(arg, ir.Ref) and arg.var in index:
-                k = index[arg.var]
-                if g in (Dir.IN, Dir.INOUT):
-                    callee_read[k] = True
-                if g in (Dir.OUT, Dir.INOUT):
-                    callee_write.setdefault(k, []).append((callee.name, span))
-        for d in call.deps:
-            mark_read(d, span)
-
-    visit(fn.body)
+    walk = _ScopeAccesses(state, fn)
+    walk.visit(fn.body)
+    read, writes, stores, callee_read, callee_write = (walk.read, walk.writes, walk.stores, walk.callee_read,
+                                                       walk.callee_write)
     owner = fn.owner
     for k, param in enumerate(fn.params):
         wdir = Dir.INOUT if read[k] is not None else Dir.OUT
@@ -328,46 +233,155 @@ def _infer_param_directions(state, fn: Fn, hierarchy: bool, inner_callees: bool)
     fn.reasons = {k: list(v) for k, v in fn.reasons.items()}
 
 
+class _ScopeAccesses:
+    """O5's walk over a scope function's body: where each parameter is read, what writes it.
+    (An object, not recursive closures: those are a reference cycle per call, issue 13.)"""
+
+    def __init__(self, state, fn: Fn):
+        self.state, self.fn = state, fn
+        self.caps = [p.var for p in fn.params]
+        self.index = {v: k for k, v in enumerate(self.caps)}
+        self.alias: dict = dict(self.index)  # var -> the capture it names (result aliases, loop carries)
+        self.read = [None] * len(self.caps)  # first read span, or None
+        self.writes: dict[int, list] = {}  # step 1b / 1a evidence
+        self.stores: set = set()
+        self.callee_read = [False] * len(self.caps)
+        self.iter_args: set = set()  # loop iter-args that stand for a capture, and op results aliasing them
+        self.callee_write: dict[int, list] = {}
+
+    def mark_read(self, expr, span) -> None:
+        for v in ir.expr_vars(expr):
+            if v in self.iter_args:
+                continue  # O5's alias rule follows op results, not loop carries (oracle)
+            k = self.alias.get(v)
+            if k is not None and self.read[k] is None:
+                self.read[k] = span
+
+    def visit(self, body: list) -> None:
+        for stmt in body:
+            if isinstance(stmt, ir.Assign):
+                value = stmt.value
+                if isinstance(value, ir.OpCall):
+                    view = resolve_op(value, self.fn.types, self.state.registry)
+                    for arg, op_index in view.arguments():
+                        effect = view.effect_at(op_index)
+                        if effect is not Effect.WRITE:  # step 0: a pure-write slot is not a read
+                            self.mark_read(arg, stmt.span)
+                        if effect.writes and isinstance(arg, ir.Ref) and arg.var in self.index:
+                            self.writes.setdefault(self.index[arg.var], []).append((view.op_name, stmt.span))  # step 1b
+                    if view.op_name == "tile.store":
+                        target = view.arg_for(2)
+                        if isinstance(target, ir.Ref) and target.var in self.alias:
+                            self.stores.add(self.alias[target.var])  # step 1a (O4)
+                    aliased = self.state.registry.result_alias(view.op_name)
+                    source = view.arg_for(aliased) if aliased is not None else None
+                    if stmt.var is not None and isinstance(source, ir.Ref) and source.var in self.alias:
+                        self.alias[stmt.var] = self.alias[source.var]
+                        if source.var in self.iter_args:
+                            self.iter_args.add(stmt.var)
+                elif isinstance(value, ir.UserCall):
+                    self.user_call(value, stmt.span)
+                else:
+                    self.mark_read(value, stmt.span)
+            elif isinstance(stmt, Dispatch):
+                self.user_call(stmt.call, stmt.span)
+                for v, k in stmt.outputs:
+                    if k is not None and isinstance(stmt.call.args[k], ir.Ref) and stmt.call.args[k].var in self.alias:
+                        self.alias[v] = self.alias[stmt.call.args[k].var]
+            elif isinstance(stmt, ir.If):
+                self.mark_read(stmt.cond, stmt.span)
+                self.visit(stmt.then)
+                self.visit(stmt.orelse)
+                for phi in stmt.phis:  # a branch yielding an op result that aliases a capture reads
+                    for v in (phi.then_value, phi.else_value):  # it; the capture itself passed on does not
+                        if v is not None and v not in self.index:
+                            self.mark_read(ir.Ref(v), stmt.span)
+            elif isinstance(stmt, ir.Loop):
+                for b in stmt.bounds + stmt.header_uses:
+                    self.mark_read(b, stmt.span)
+                for c in stmt.carries:
+                    if c.init is not None and c.init in self.alias:
+                        self.alias[c.iter_var] = self.alias[c.init]
+                        self.iter_args.add(c.iter_var)
+                self.visit(stmt.body)
+                for c in stmt.carries:
+                    if c.yield_value is not None and c.yield_value in self.alias:
+                        self.alias[c.result] = self.alias[c.yield_value]
+                        if c.yield_value in self.iter_args:
+                            self.iter_args.add(c.result)
+            elif isinstance(stmt, ir.Scope):
+                for e in stmt.uses + stmt.deps:
+                    self.mark_read(e, stmt.span)
+                self.visit(stmt.body)
+            elif isinstance(stmt, ir.Return):
+                for e in stmt.values:
+                    self.mark_read(e, stmt.span)
+            elif isinstance(stmt, ir.OpaqueStmt):
+                for e in stmt.uses:
+                    self.mark_read(e, stmt.span)
+
+    def user_call(self, call: ir.UserCall, span) -> None:
+        callee = self.state.callee(call)
+        dirs = callee.dirs if callee is not None else None
+        covered = dirs is not None and (len(call.args) <= len(dirs) if call.submit else len(call.args) == len(dirs))
+        for i, arg in enumerate(call.args):
+            g = dirs[i] if covered else None
+            if g is not Dir.OUT:  # step 0: an Out slot of a user function is not a read
+                self.mark_read(arg, span)
+            # step 2: only the captured variable itself. The spec also follows iter-args; PyPTO
+            # (the oracle) does not, and no seed says otherwise (oracle wins; see the README)
+            if g is not None and isinstance(arg, ir.Ref) and arg.var in self.index:
+                k = self.index[arg.var]
+                if g in (Dir.IN, Dir.INOUT):
+                    self.callee_read[k] = True
+                if g in (Dir.OUT, Dir.INOUT):
+                    self.callee_write.setdefault(k, []).append((callee.name, span))
+        for d in call.deps:
+            self.mark_read(d, span)
+
+
 def output_aliases(state, fn: Fn, outputs: list) -> dict:
     """O4/B9: an output that is a captured buffer written in place names that capture (its index).
     A loop result or an if-result is that buffer only when what it yields is (a loop that yields
     a value computed in the scope yields a new tensor: a hidden output, U6)."""
     index = {p.var: k for k, p in enumerate(fn.params)}
     origin: dict = dict(index)
-
-    def visit(body: list) -> None:
-        for stmt in body:
-            if isinstance(stmt, ir.Assign) and stmt.var is not None:
-                value = stmt.value
-                if isinstance(value, ir.Ref) and value.var in origin:
-                    origin[stmt.var] = origin[value.var]
-                elif isinstance(value, ir.OpCall):
-                    view = resolve_op(value, fn.types, state.registry)
-                    aliased = state.registry.result_alias(view.op_name)
-                    source = view.arg_for(aliased) if aliased is not None else None
-                    if isinstance(source, ir.Ref) and source.var in origin:
-                        origin[stmt.var] = origin[source.var]
-            elif isinstance(stmt, ir.Loop):
-                for c in stmt.carries:
-                    if c.init in origin:
-                        origin[c.iter_var] = origin[c.init]
-                visit(stmt.body)
-                for c in stmt.carries:
-                    if c.init in origin and origin.get(c.yield_value) == origin[c.init]:
-                        origin[c.result] = origin[c.init]
-            elif isinstance(stmt, ir.If):
-                visit(stmt.then)
-                visit(stmt.orelse)
-                for phi in stmt.phis:
-                    then, orelse = origin.get(phi.then_value), origin.get(phi.else_value)
-                    if then is not None and then == orelse:
-                        origin[phi.var] = then
-            elif isinstance(stmt, ir.Scope):
-                visit(stmt.body)
-            elif isinstance(stmt, Dispatch):
-                for v, k in stmt.outputs:
-                    arg = stmt.call.args[k] if k is not None else None
-                    if isinstance(arg, ir.Ref) and arg.var in origin:
-                        origin[v] = origin[arg.var]
-    visit(fn.body)
+    _follow_origins(state, fn, fn.body, origin)
     return {v: origin[v] for v in outputs if v in origin}
+
+
+def _follow_origins(state, fn: Fn, body: list, origin: dict) -> None:
+    # (a module function, not a recursive closure: that is a reference cycle per call, issue 13)
+    for stmt in body:
+        if isinstance(stmt, ir.Assign) and stmt.var is not None:
+            value = stmt.value
+            if isinstance(value, ir.Ref) and value.var in origin:
+                origin[stmt.var] = origin[value.var]
+            elif isinstance(value, ir.OpCall):
+                view = resolve_op(value, fn.types, state.registry)
+                aliased = state.registry.result_alias(view.op_name)
+                source = view.arg_for(aliased) if aliased is not None else None
+                if isinstance(source, ir.Ref) and source.var in origin:
+                    origin[stmt.var] = origin[source.var]
+        elif isinstance(stmt, ir.Loop):
+            for c in stmt.carries:
+                if c.init in origin:
+                    origin[c.iter_var] = origin[c.init]
+            _follow_origins(state, fn, stmt.body, origin)
+            for c in stmt.carries:
+                if c.init in origin and origin.get(c.yield_value) == origin[c.init]:
+                    origin[c.result] = origin[c.init]
+        elif isinstance(stmt, ir.If):
+            _follow_origins(state, fn, stmt.then, origin)
+            _follow_origins(state, fn, stmt.orelse, origin)
+            for phi in stmt.phis:
+                then, orelse = origin.get(phi.then_value), origin.get(phi.else_value)
+                if then is not None and then == orelse:
+                    origin[phi.var] = then
+        elif isinstance(stmt, ir.Scope):
+            _follow_origins(state, fn, stmt.body, origin)
+        elif isinstance(stmt, Dispatch):
+            for v, k in stmt.outputs:
+                arg = stmt.call.args[k] if k is not None else None
+                if isinstance(arg, ir.Ref) and arg.var in origin:
+                    origin[v] = origin[arg.var]

@@ -19,89 +19,9 @@ def upgrade(state: ProgramState, fn: Fn) -> None:
     if fn.kind is not Kind.INCORE:
         return
     shaped = {p.var: k for k, p in enumerate(fn.params) if p.type.cls in ("tensor", "dtensor", "unknown")}
-    origins: dict = {v: frozenset({k}) for v, k in shaped.items()}
-    computed_from: dict = dict(origins)  # parameters a value was computed from (through any op)
-    first_read: dict[int, object] = {}
-    first_write: dict[int, tuple] = {}
-
-    def of(expr) -> frozenset:
-        if isinstance(expr, ir.Ref):
-            return origins.get(expr.var, frozenset())
-        return frozenset()
-
-    def everywhere(expr) -> frozenset:
-        out: set = set()
-        for v in ir.expr_vars(expr):
-            out |= origins.get(v, frozenset())
-        return frozenset(out)
-
-    def visit(body: list, record: bool) -> None:
-        for stmt in body:
-            if isinstance(stmt, ir.Assign):
-                value = stmt.value
-                if isinstance(value, ir.OpCall):
-                    view = resolve_op(value, fn.types, state.registry)
-                    reassembled = _reassembles_itself(view, of, computed_from)
-                    for arg, op_index in view.arguments():
-                        effect = view.effect_at(op_index)
-                        if record and effect.reads:
-                            for k in everywhere(arg):
-                                first_read.setdefault(k, stmt.span)
-                        if record and effect.writes and not reassembled:
-                            for k in of(arg):
-                                first_write.setdefault(k, (view.op_name, stmt.span))
-                    if stmt.var is not None:
-                        aliased = state.registry.result_alias(view.op_name)
-                        if view.op_name == "tensor.view":
-                            aliased = 0
-                        source = view.arg_for(aliased) if aliased is not None and not reassembled else None
-                        origins[stmt.var] = of(source)
-                        computed_from[stmt.var] = frozenset().union(
-                            *(computed_from.get(v, frozenset()) for v in ir.expr_vars(value)))
-                elif isinstance(value, (ir.UserCall,)):
-                    if record:
-                        for arg in value.args:  # U3: a user function's arguments are all read
-                            for k in everywhere(arg):
-                                first_read.setdefault(k, stmt.span)
-                    if stmt.var is not None:
-                        origins[stmt.var] = frozenset()
-                elif stmt.var is not None:
-                    origins[stmt.var] = of(value)  # a copy keeps its origin; anything else has none
-                    computed_from[stmt.var] = frozenset().union(
-                        *(computed_from.get(v, frozenset()) for v in ir.expr_vars(value)))
-                    if record:
-                        for k in everywhere(value):
-                            first_read.setdefault(k, stmt.span)
-            elif isinstance(stmt, Dispatch):
-                continue
-            elif isinstance(stmt, ir.If):
-                visit(stmt.then, record)
-                visit(stmt.orelse, record)
-                for phi in stmt.phis:
-                    origins[phi.var] = origins.get(phi.then_value, frozenset()) | origins.get(phi.else_value, frozenset())
-            elif isinstance(stmt, ir.Loop):
-                for c in stmt.carries:
-                    origins[c.iter_var] = origins.get(c.init, frozenset())
-                visit(stmt.body, False)
-                widened = False
-                for c in stmt.carries:
-                    joined = origins.get(c.iter_var, frozenset()) | origins.get(c.yield_value, frozenset())
-                    if joined != origins.get(c.iter_var, frozenset()):
-                        origins[c.iter_var] = joined
-                        widened = True
-                if widened:
-                    visit(stmt.body, False)
-                visit(stmt.body, record)
-                for c in stmt.carries:
-                    origins[c.result] = origins.get(c.iter_var, frozenset()) | origins.get(c.yield_value, frozenset())
-            elif isinstance(stmt, ir.Scope):
-                visit(stmt.body, record)
-            elif record and isinstance(stmt, ir.OpaqueStmt):  # a return is no read (it is the output)
-                for e in stmt.uses:
-                    for k in everywhere(e):
-                        first_read.setdefault(k, stmt.span)
-
-    visit(fn.body, True)
+    walk = _Origins(state, fn, shaped)
+    walk.visit(fn.body, True)
+    origins, first_read, first_write = walk.origins, walk.first_read, walk.first_write
     for k, (op_name, span) in first_write.items():
         if fn.params[k].decl is not Dir.IN:
             continue  # U4: declared Out/InOut parameters are never changed
@@ -112,6 +32,96 @@ def upgrade(state: ProgramState, fn: Fn) -> None:
         fn.promote(k, to, Derivation("U4", f"declared In but written by {op_name} in this InCore body: "
                                            f"upgraded to {to.value}", tuple(evidence)))
     fn.hidden_outputs = _hidden_outputs(fn, origins)
+
+
+class _Origins:
+    """U2's walk over an InCore body: the parameters each value comes from, the first read and write
+    of each. (An object, not recursive closures: those are a reference cycle per call, issue 13.)"""
+
+    def __init__(self, state: ProgramState, fn: Fn, shaped: dict):
+        self.state, self.fn = state, fn
+        self.origins: dict = {v: frozenset({k}) for v, k in shaped.items()}
+        self.computed_from: dict = dict(self.origins)  # parameters a value was computed from (through any op)
+        self.first_read: dict[int, object] = {}
+        self.first_write: dict[int, tuple] = {}
+
+    def of(self, expr) -> frozenset:
+        if isinstance(expr, ir.Ref):
+            return self.origins.get(expr.var, frozenset())
+        return frozenset()
+
+    def everywhere(self, expr) -> frozenset:
+        out: set = set()
+        for v in ir.expr_vars(expr):
+            out |= self.origins.get(v, frozenset())
+        return frozenset(out)
+
+    def visit(self, body: list, record: bool) -> None:
+        origins, computed_from = self.origins, self.computed_from
+        for stmt in body:
+            if isinstance(stmt, ir.Assign):
+                value = stmt.value
+                if isinstance(value, ir.OpCall):
+                    view = resolve_op(value, self.fn.types, self.state.registry)
+                    reassembled = _reassembles_itself(view, self.of, computed_from)
+                    for arg, op_index in view.arguments():
+                        effect = view.effect_at(op_index)
+                        if record and effect.reads:
+                            for k in self.everywhere(arg):
+                                self.first_read.setdefault(k, stmt.span)
+                        if record and effect.writes and not reassembled:
+                            for k in self.of(arg):
+                                self.first_write.setdefault(k, (view.op_name, stmt.span))
+                    if stmt.var is not None:
+                        aliased = self.state.registry.result_alias(view.op_name)
+                        if view.op_name == "tensor.view":
+                            aliased = 0
+                        source = view.arg_for(aliased) if aliased is not None and not reassembled else None
+                        origins[stmt.var] = self.of(source)
+                        computed_from[stmt.var] = frozenset().union(
+                            *(computed_from.get(v, frozenset()) for v in ir.expr_vars(value)))
+                elif isinstance(value, (ir.UserCall,)):
+                    if record:
+                        for arg in value.args:  # U3: a user function's arguments are all read
+                            for k in self.everywhere(arg):
+                                self.first_read.setdefault(k, stmt.span)
+                    if stmt.var is not None:
+                        origins[stmt.var] = frozenset()
+                elif stmt.var is not None:
+                    origins[stmt.var] = self.of(value)  # a copy keeps its origin; anything else has none
+                    computed_from[stmt.var] = frozenset().union(
+                        *(computed_from.get(v, frozenset()) for v in ir.expr_vars(value)))
+                    if record:
+                        for k in self.everywhere(value):
+                            self.first_read.setdefault(k, stmt.span)
+            elif isinstance(stmt, Dispatch):
+                continue
+            elif isinstance(stmt, ir.If):
+                self.visit(stmt.then, record)
+                self.visit(stmt.orelse, record)
+                for phi in stmt.phis:
+                    origins[phi.var] = origins.get(phi.then_value, frozenset()) | origins.get(phi.else_value, frozenset())
+            elif isinstance(stmt, ir.Loop):
+                for c in stmt.carries:
+                    origins[c.iter_var] = origins.get(c.init, frozenset())
+                self.visit(stmt.body, False)
+                widened = False
+                for c in stmt.carries:
+                    joined = origins.get(c.iter_var, frozenset()) | origins.get(c.yield_value, frozenset())
+                    if joined != origins.get(c.iter_var, frozenset()):
+                        origins[c.iter_var] = joined
+                        widened = True
+                if widened:
+                    self.visit(stmt.body, False)
+                self.visit(stmt.body, record)
+                for c in stmt.carries:
+                    origins[c.result] = origins.get(c.iter_var, frozenset()) | origins.get(c.yield_value, frozenset())
+            elif isinstance(stmt, ir.Scope):
+                self.visit(stmt.body, record)
+            elif record and isinstance(stmt, ir.OpaqueStmt):  # a return is no read (it is the output)
+                for e in stmt.uses:
+                    for k in self.everywhere(e):
+                        self.first_read.setdefault(k, stmt.span)
 
 
 def _reassembles_itself(view, of, computed_from) -> bool:

@@ -45,76 +45,85 @@ class StaleUse:
 def check(state: ProgramState, fn: Fn, body: Optional[list] = None) -> list[StaleUse]:
     """The stale reads in `body`, `fn`'s statements before outlining (PyPTO's view; `fn.body` when not
     given: an outlined scope's function, or a body whose dispatches, no calls for PyPTO, mark nothing)."""
-    found: list[StaleUse] = []
-    reported: set = set()
+    walk = _StaleReads(state, fn)
+    walk.visit(fn.body if body is None else body, {})
+    return walk.found
 
-    def report(var: ir.Var, owner: str, span: Span, taken, next_iteration: bool = False) -> None:
-        if var in reported:
+
+class _StaleReads:
+    """One function's walk; `passed` maps a variable taken by a call to (that call, its callee).
+    (An object, not recursive closures: those are a reference cycle per call, issue 13.)"""
+
+    def __init__(self, state: ProgramState, fn: Fn):
+        self.state, self.fn = state, fn
+        self.found: list[StaleUse] = []
+        self.reported: set = set()
+
+    def report(self, var: ir.Var, owner: str, span: Span, taken, next_iteration: bool = False) -> None:
+        if var in self.reported:
             return
-        reported.add(var)
+        self.reported.add(var)
         call, callee = taken
-        found.append(StaleUse(var.name, owner, span, call.owner or fn.owner, call.span, callee.name,
-                              _callee_text(call), next_iteration))
+        self.found.append(StaleUse(var.name, owner, span, call.owner or self.fn.owner, call.span, callee.name,
+                                   _callee_text(call), next_iteration))
 
-    def use(expr, owner: str, fallback: Span, passed: dict) -> None:
+    def use(self, expr, owner: str, fallback: Span, passed: dict) -> None:
         for ref in _refs(expr):
             if ref.var in passed:
-                report(ref.var, owner, ref.span or fallback, passed[ref.var])
+                self.report(ref.var, owner, ref.span or fallback, passed[ref.var])
 
-    def written_args(call: ir.UserCall) -> tuple[Optional[Fn], list]:
-        callee = state.callee(call)
+    def written_args(self, call: ir.UserCall) -> tuple[Optional[Fn], list]:
+        callee = self.state.callee(call)
         if callee is None:
             return None, []
         decl = callee.decl  # the declared directions: PyPTO checks before any stage changes them
         return callee, [arg.var for i, arg in enumerate(call.args[:len(decl)])
                         if decl[i].writes and isinstance(arg, ir.Ref)]
 
-    def visit(body: list, passed: dict) -> None:
+    def visit(self, body: list, passed: dict) -> None:
+        owner = self.fn.owner
         for stmt in body:
             if isinstance(stmt, ir.Assign):
                 value = stmt.value
-                use(value, getattr(value, "owner", "") or fn.owner, stmt.span, passed)
-                if isinstance(value, ir.UserCall) and (value.owner or fn.owner) == fn.owner:
+                self.use(value, getattr(value, "owner", "") or owner, stmt.span, passed)
+                if isinstance(value, ir.UserCall) and (value.owner or owner) == owner:
                     # (a call from an expanded helper's text is inside the helper at the pipeline input)
-                    callee, written = written_args(value)
+                    callee, written = self.written_args(value)
                     for var in written:
                         passed.setdefault(var, (value, callee))
                 if stmt.var is not None:
                     passed.pop(stmt.var, None)
             elif isinstance(stmt, ir.If):
-                use(stmt.cond, fn.owner, stmt.span, passed)
+                self.use(stmt.cond, owner, stmt.span, passed)
                 then, orelse = dict(passed), dict(passed)  # the branches exclude each other
-                visit(stmt.then, then)
-                visit(stmt.orelse, orelse)
+                self.visit(stmt.then, then)
+                self.visit(stmt.orelse, orelse)
                 passed.update(then)
                 passed.update(orelse)
             elif isinstance(stmt, ir.Loop):
                 for e in list(stmt.bounds) + list(stmt.header_uses):
-                    use(e, fn.owner, stmt.span, passed)
+                    self.use(e, owner, stmt.span, passed)
                 before = dict(passed)
-                visit(stmt.body, passed)
-                _next_iteration(stmt, before, passed)
+                self.visit(stmt.body, passed)
+                self.next_iteration(stmt, before, passed)
             elif isinstance(stmt, ir.Scope):
                 for e in list(stmt.uses) + list(stmt.deps):
-                    use(e, stmt.owner or fn.owner, stmt.span, passed)
-                visit(stmt.body, passed)
+                    self.use(e, stmt.owner or owner, stmt.span, passed)
+                self.visit(stmt.body, passed)
             elif isinstance(stmt, (ir.Return, ir.OpaqueStmt)):
                 for e in (stmt.values if isinstance(stmt, ir.Return) else stmt.uses):
-                    use(e, fn.owner, stmt.span, passed)
+                    self.use(e, owner, stmt.span, passed)
 
-    def _next_iteration(loop: ir.Loop, before: dict, passed: dict) -> None:
+    def next_iteration(self, loop: ir.Loop, before: dict, passed: dict) -> None:
         """A variable from outside the loop that the loop does not carry: the next iteration reads it stale."""
         inside = defined_vars(loop.body) | {c.iter_var for c in loop.carries}
         taken = {v: c for v, c in passed.items() if v not in before}
         for var, call in taken.items():
             if var in inside:
                 continue
-            read = _first_read(loop.body, var, fn.owner)
+            read = _first_read(loop.body, var, self.fn.owner)
             if read is not None:
-                report(var, read[0], read[1], call, next_iteration=True)
-
-    visit(fn.body if body is None else body, {})
-    return found
+                self.report(var, read[0], read[1], call, next_iteration=True)
 
 
 def _callee_text(call: ir.UserCall) -> str:
@@ -128,39 +137,41 @@ def _callee_text(call: ir.UserCall) -> str:
 def _refs(expr) -> list[ir.Ref]:
     """The variable uses of an expression, in evaluation order, with their spans."""
     out: list[ir.Ref] = []
-
-    def walk(e) -> None:
-        if isinstance(e, ir.Ref):
-            out.append(e)
-        elif isinstance(e, ir.TupleGet):
-            out.append(ir.Ref(e.var, e.span))
-        elif isinstance(e, ir.OpCall):
-            for a in e.args:
-                walk(a)
-            for a in e.kwargs.values():
-                walk(a)
-        elif isinstance(e, ir.UserCall):
-            for a in e.args:
-                walk(a)
-            for a in e.deps:
-                walk(a)
-            for a, _, _ in e.keywords.values():
-                walk(a)
-        elif isinstance(e, ir.TupleExpr):
-            for a in e.elts:
-                walk(a)
-        elif isinstance(e, ir.Subscript):
-            walk(e.value)
-            for a in e.index:
-                walk(a)
-        elif isinstance(e, ir.Arith):
-            for a in e.operands:
-                walk(a)
-        elif isinstance(e, ir.Other):
-            for a in e.parts:
-                walk(a)
-    walk(expr)
+    _add_refs(expr, out)
     return out
+
+
+def _add_refs(e, out: list) -> None:
+    # (a module function, not a recursive closure: that is a reference cycle per call, issue 13)
+    if isinstance(e, ir.Ref):
+        out.append(e)
+    elif isinstance(e, ir.TupleGet):
+        out.append(ir.Ref(e.var, e.span))
+    elif isinstance(e, ir.OpCall):
+        for a in e.args:
+            _add_refs(a, out)
+        for a in e.kwargs.values():
+            _add_refs(a, out)
+    elif isinstance(e, ir.UserCall):
+        for a in e.args:
+            _add_refs(a, out)
+        for a in e.deps:
+            _add_refs(a, out)
+        for a, _, _ in e.keywords.values():
+            _add_refs(a, out)
+    elif isinstance(e, ir.TupleExpr):
+        for a in e.elts:
+            _add_refs(a, out)
+    elif isinstance(e, ir.Subscript):
+        _add_refs(e.value, out)
+        for a in e.index:
+            _add_refs(a, out)
+    elif isinstance(e, ir.Arith):
+        for a in e.operands:
+            _add_refs(a, out)
+    elif isinstance(e, ir.Other):
+        for a in e.parts:
+            _add_refs(a, out)
 
 
 def _first_read(body: list, var: ir.Var, owner: str) -> Optional[tuple[str, Span]]:

@@ -130,22 +130,23 @@ def eval_assignment(f: Guard, assign: Mapping[str, str], values: Mapping[str, Op
 def letter_classes(f: Guard, param: str) -> list[str]:
     """Kind letters every test of `param` in `f` treats alike (trying one per class is enough)."""
     atoms: list[Any] = []
-
-    def walk(g: Guard) -> None:
-        if isinstance(g, (list, tuple)):
-            if g[0] in ("kind", "eq", "in", "truthy"):
-                if g[1] == param:
-                    atoms.append(g)
-            else:
-                for h in g[1:]:
-                    walk(h)
-
-    walk(f)
+    _add_tests_of(f, param, atoms)
     classes: dict[tuple, str] = {}
     for k in KIND_LETTERS:
         sig = tuple((k in a[2], k in a[3]) if a[0] == "kind" else (k == "N",) for a in atoms)
         classes[sig] = classes.get(sig, "") + k
     return list(classes.values())
+
+
+def _add_tests_of(g: Guard, param: str, atoms: list) -> None:
+    # (a module function, not a recursive closure: that is a reference cycle per call, issue 13)
+    if isinstance(g, (list, tuple)):
+        if g[0] in ("kind", "eq", "in", "truthy"):
+            if g[1] == param:
+                atoms.append(g)
+        else:
+            for h in g[1:]:
+                _add_tests_of(h, param, atoms)
 
 
 def eval_guard(f: Guard, kinds: Mapping[str, str] = {},

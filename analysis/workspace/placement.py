@@ -71,17 +71,18 @@ def _range(span: Span, offset: int) -> Range:
 
 
 def _depths(fns: dict[str, Fn]) -> dict[str, int]:
-    depth = {}
-
-    def of(key: str) -> int:
-        if key in depth:
-            return depth[key]
-        fn = fns.get(key)
-        depth[key] = 0 if fn is None or fn.parent is None else of(fn.parent) + 1
-        return depth[key]
+    depth: dict[str, int] = {}
     for key in fns:
-        of(key)
+        _depth(key, fns, depth)
     return depth
+
+
+def _depth(key: str, fns: dict[str, Fn], depth: dict[str, int]) -> int:
+    # (a module function, not a recursive closure: that is a reference cycle per call, issue 13)
+    if key not in depth:
+        fn = fns.get(key)
+        depth[key] = 0 if fn is None or fn.parent is None else _depth(fn.parent, fns, depth) + 1
+    return depth[key]
 
 
 def place(program: ProgramDecl, functions, units, lines: list[str], result: ProgramResult, alias: str):
