@@ -242,7 +242,7 @@ def test_a_lark_whose_tables_the_driver_cannot_read_parses_with_lark(monkeypatch
 
 # -- the incremental splitter equals a full split ----------------------------------------
 
-from hypothesis import given, settings  # noqa: E402
+from hypothesis import example, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 _PIECES = ["\n", "(", ")", "'''", '"', "#", "@pl.jit\n", "else:\n", "class Q:\n", "    def m(self):\n",
@@ -252,6 +252,9 @@ _PIECES = ["\n", "(", ")", "'''", '"', "#", "@pl.jit\n", "else:\n", "class Q:\n"
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.tuples(st.floats(0, 1), st.integers(0, 30), st.lists(st.sampled_from(_PIECES), max_size=3)),
                 min_size=1, max_size=8))
+# found by this test: `@pl.program` cut to `@pl.progr(` makes the class a decorator statement, which
+# takes the statement after the re-cut region (a `:` line that began a unit before)
+@example([(0.5, 3, []), (0.5, 0, ["\n", ")\n"]), (0.203125, 3, ["("])])
 def test_the_incremental_splitter_equals_a_full_split(edits):
     splitter = chunker.Splitter()
     text = SOURCE

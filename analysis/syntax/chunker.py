@@ -169,7 +169,11 @@ def _indent(line: str) -> int:
 
 def split(text: str) -> list[Unit]:
     """The document's units, in order. `text` has `\\n` line ends only."""
-    lines = text.split("\n")
+    return _split(text.split("\n"))[0]
+
+
+def _split(lines: list[str]) -> tuple[list[Unit], list[int]]:
+    """The units of these lines, and the lines that begin a top-level statement."""
     begins = _statement_lines(lines)
     # indentation of each line that begins a statement with code (-1 otherwise)
     indents = [_indent(ln) if begins[i] and _is_code(ln) else -1 for i, ln in enumerate(lines)]
@@ -186,7 +190,7 @@ def split(text: str) -> list[Unit]:
         else:
             units.extend(_class_units(lines, indents, start, header, end, len(units)))
         k = j
-    return units
+    return units, starts
 
 
 class Splitter:
@@ -238,7 +242,9 @@ class Splitter:
         region = lines[start:end]
         if not _clean_end(region):
             return None  # an open bracket or string runs past the region: cut everything again
-        fresh = split("\n".join(region))
+        fresh, starts = _split(region)
+        if end < m and starts and region[starts[-1]].lstrip().startswith("@"):
+            return None  # a decorator at the region's end takes the statement after it (_group_end)
         before = self.units[:tops[first]]
         after_index = tops[last + 1] if last + 1 < len(tops) else len(self.units)
         after = self.units[after_index:]
