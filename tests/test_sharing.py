@@ -37,3 +37,12 @@ def test_line_numbers_above_256_are_shared():
         b = line_number(int("40000"))
     assert a is b and a == 40000
     assert line_number(7) == 7
+
+
+def test_the_span_table_shares_equal_spans_and_stays_within_its_bound():
+    from pypto_lens.syntax import nodes
+    assert nodes.span(7, 1, 7, 5) is nodes.span(7, 1, 7, 5)
+    for n in range(nodes._MAX_SPANS + 10):  # an edit's new columns are new values (issue 13)
+        nodes.span(n, 0, n, 1)
+        assert len(nodes._SPANS) <= nodes._MAX_SPANS
+    assert nodes.span(3, 2, 3, 8) == nodes.Span(3, 2, 3, 8)

@@ -148,6 +148,7 @@ class Result:
     stopped: str = ""  # why the session ended before its time
     traced_kb: tuple = ()  # (warm, end) of the live Python objects, with --tracemalloc
     chars: tuple = ()  # (warm, end): the open documents' texts, whose analyses memory follows
+    collected: Optional[int] = None  # objects the end's collection found in reference cycles
 
     @property
     def growth(self) -> Optional[float]:
@@ -407,6 +408,7 @@ def run_soak(root: Path, paths: list[Path], seconds: float, seed: int, command: 
         soaked = {doc.uri: snapshot(client, doc) for doc in docs}
         end = memory(client, **({"since": "warm", "top": top, "group": group} if tracemalloc else {}))
         result.end_kb = end.get("rssKb")
+        result.collected = end.get("collected")
         result.chars = (warm_chars, sum(len(doc.text) for doc in docs))
         result.peak_kb = max(result.peak_kb or 0, result.end_kb or 0)
         result.grown_sites = end.get("sites", [])
@@ -445,6 +447,8 @@ def report(result: Result, max_growth: float) -> int:
     kb = lambda v: f"{v / 1024:.1f} MB" if v is not None else "unknown"  # noqa: E731
     print(f"memory: warm {kb(result.warm_kb)} -> end {kb(result.end_kb)} (peak {kb(result.peak_kb)}), "
           f"growth {result.growth}")
+    if result.collected is not None:  # garbage only the cycle collector frees (tests/test_reference_cycles.py)
+        print(f"reference cycles: the end's collection freed {result.collected} objects")
     if result.chars:
         print(f"text: {result.chars[0]:,} -> {result.chars[1]:,} characters in the open documents")
     if result.traced_kb:
