@@ -9,11 +9,11 @@ fact from a guess.
 """
 from __future__ import annotations
 
-import functools
 import re
 from dataclasses import dataclass, replace
 from typing import Iterable, Optional, Sequence
 
+from ..bounded import chars_of_tokens, memo_by_size
 from .cpp_chains import BuilderCall, Chain, string_value
 from .model import Effect, KwargRule, Location, OpInfo, normalise_kwarg_value
 from .resolvers import read_resolver
@@ -85,7 +85,8 @@ def _effect_declaration(args: Sequence[Sequence[str]]) -> EffectDeclaration:
     return EffectDeclaration(index, "resolver", rule=_cached_resolver(tokens))
 
 
-@functools.lru_cache(maxsize=4096)
+# 100,000 characters of resolver tokens (PyPTO has 4 such resolvers): well under 1 MB
+@memo_by_size(100_000, chars_of_tokens)
 def _cached_resolver(tokens: tuple[str, ...]) -> KwargRule:
     return read_resolver(tokens)
 
@@ -138,7 +139,8 @@ def _signature(chain: Chain) -> _Signature:
                                  for c in chain.calls))
 
 
-@functools.lru_cache(maxsize=4096)
+# 400,000 characters of signature tokens: under 4 MB (PyPTO's 312 signatures are 172,000, 0.6 MB)
+@memo_by_size(400_000, chars_of_tokens)
 def _interpret(signature: _Signature) -> tuple[OpInfo, tuple[tuple[int, str], ...], bool, bool]:
     op_name, calls = signature
     fixed: dict[int, Effect] = {}

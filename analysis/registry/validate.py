@@ -21,10 +21,10 @@ could not be read from the source.
 """
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass, field, replace
 from typing import Iterable, Optional
 
+from ..bounded import memo_by_size
 from ..vocabulary import Code
 from .cpp_chains import Chain, Range, parse_statement, placed_chains
 from .declarations import effect_declaration, interpret_chain
@@ -87,7 +87,8 @@ def validate_source(text: str) -> list[RegistryProblem]:
     return problems
 
 
-@functools.lru_cache(maxsize=8192)
+# 400,000 characters of statements: under 3 MB (a statement's problems weigh about 6 bytes a character)
+@memo_by_size(400_000, lambda key: len(key[0]))
 def _statement_problems(key: tuple[str, bool]) -> tuple[RegistryProblem, ...]:
     # Cached by statement text: problems are statement-relative until shifted.
     chain = parse_statement(*key)
