@@ -61,18 +61,25 @@ def _statement_lines(lines: list[str]) -> list[bool]:
         if not depth:
             opened_at = len(line) - len(line.lstrip())
         if quote is None and "'" not in line and '"' not in line:
-            depth = max(0, depth + _bracket_delta(line))
+            depth = max(0, depth + (_memo_delta(line) if len(line) <= _MEMO_LINE else _bracket_delta(line)))
             continue
         depth, quote = _scan_line(line, depth, quote)
     return begins
 
 
-@lru_cache(maxsize=4096)  # lines of at most ~100 characters: under 1 MB (65,536 kept 10 MB of edited lines)
 def _bracket_delta(line: str) -> int:
     """Opened minus closed brackets on a line without quotes (up to its comment)."""
     code = line.split("#", 1)[0]
     return (code.count("(") + code.count("[") + code.count("{")
             - code.count(")") - code.count("]") - code.count("}"))
+
+
+# Lines are scanned at every keystroke, so their counts are kept; only lines of at most
+# _MEMO_LINE characters, so that the bound holds in bytes: 4,096 of them weigh under 1.5 MB
+# (65,536 kept 10 MB of edited lines). A longer line is counted again, at a cost that its length
+# dwarfs anyway (issue 13).
+_MEMO_LINE = 200
+_memo_delta = lru_cache(maxsize=4096)(_bracket_delta)
 
 
 def _scan_line(line: str, depth: int, quote: Optional[str]) -> tuple[int, Optional[str]]:
@@ -293,7 +300,7 @@ def _clean_end(lines: list[str]) -> bool:
     depth, quote = 0, None
     for line in lines:
         if quote is None and "'" not in line and '"' not in line:
-            depth = max(0, depth + _bracket_delta(line))
+            depth = max(0, depth + (_memo_delta(line) if len(line) <= _MEMO_LINE else _bracket_delta(line)))
             continue
         depth, quote = _scan_line(line, depth, quote)
     return depth == 0 and quote is None
