@@ -19,7 +19,7 @@ from ..sharing import shared
 from ..vocabulary import Code
 from .model import Derivation, Dispatch, Evidence, Fn, FnParam, Origin
 from .state import ProgramState
-from .types import resolve_op
+from .types import alias_source, resolve_op
 from .walk import defined_vars, iter_uses, top_level_defs
 
 _PASS_KINDS = {
@@ -354,15 +354,9 @@ def _follow_origins(state, fn: Fn, body: list, origin: dict) -> None:
     # (a module function, not a recursive closure: that is a reference cycle per call, issue 13)
     for stmt in body:
         if isinstance(stmt, ir.Assign) and stmt.var is not None:
-            value = stmt.value
-            if isinstance(value, ir.Ref) and value.var in origin:
-                origin[stmt.var] = origin[value.var]
-            elif isinstance(value, ir.OpCall):
-                view = resolve_op(value, fn.types, state.registry)
-                aliased = state.registry.result_alias(view.op_name)
-                source = view.arg_for(aliased) if aliased is not None else None
-                if isinstance(source, ir.Ref) and source.var in origin:
-                    origin[stmt.var] = origin[source.var]
+            source = alias_source(stmt.value, fn.types, state.registry)
+            if isinstance(source, ir.Ref) and source.var in origin:
+                origin[stmt.var] = origin[source.var]
         elif isinstance(stmt, ir.Loop):
             for c in stmt.carries:
                 if c.init in origin:

@@ -34,7 +34,7 @@ from .normalise import const_trip_count
 from .runtime_buffers import (NO_TID, UNKNOWN_REGION, WHOLE, WILD, WILD_TID, Base, BufferValue, Region,
                               TidValue, TupleValue, covers, join, layout_key, overlap, reinterpreted, sliced,
                               subscript)
-from .types import expr_type, resolve_op, subscript_is_slice
+from .types import alias_source, expr_type, resolve_op, subscript_is_slice
 
 # -- what the stage gives ---------------------------------------------------------------------
 
@@ -865,21 +865,15 @@ def _returned_params(state, callee: Fn, depth: int = 0) -> Optional[list[Optiona
     for stmt in ir.walk_stmts(callee.body):
         if isinstance(stmt, ir.Assign) and stmt.var is not None:
             value = stmt.value
-            if isinstance(value, ir.Ref) and value.var in origin:
-                origin[stmt.var] = origin[value.var]
-            elif isinstance(value, ir.OpCall):
-                view = resolve_op(value, callee.types, state.registry)
-                alias = state.registry.result_alias(view.op_name)
-                source = view.arg_for(alias) if alias is not None else None
-                if isinstance(source, ir.Ref) and source.var in origin:
-                    origin[stmt.var] = origin[source.var]
-            elif isinstance(value, ir.UserCall) and not value.submit:
+            if isinstance(value, ir.UserCall) and not value.submit:
                 inner = state.callee(value)
                 mapping = _returned_params(state, inner, depth + 1) if inner is not None else None
                 k = mapping[0] if mapping is not None and len(mapping) == 1 else None
                 source = value.args[k] if k is not None and k < len(value.args) else None
-                if isinstance(source, ir.Ref) and source.var in origin:
-                    origin[stmt.var] = origin[source.var]
+            else:
+                source = alias_source(value, callee.types, state.registry)
+            if isinstance(source, ir.Ref) and source.var in origin:
+                origin[stmt.var] = origin[source.var]
         elif isinstance(stmt, ir.Loop):
             for c in stmt.carries:
                 if c.init in origin:

@@ -134,6 +134,18 @@ def resolve_op(call: ir.OpCall, types: Mapping, registry: Registry) -> OpView:
     return view
 
 
+def alias_source(value, types: Mapping, registry: Registry):
+    """What an assigned value names the same buffer as: the variable copied (`v = w`), or the
+    operand an op's result aliases (§9.4); None for anything else."""
+    if isinstance(value, ir.Ref):
+        return value
+    if isinstance(value, ir.OpCall):
+        view = resolve_op(value, types, registry)
+        aliased = registry.result_alias(view.op_name)
+        return view.arg_for(aliased) if aliased is not None else None
+    return None
+
+
 def subscript_is_slice(sub: ir.Subscript, types: Mapping) -> bool:
     """N5: any slice, or fewer indices than the rank, is a slice; a full-rank scalar index a read."""
     if sub.has_slice:
