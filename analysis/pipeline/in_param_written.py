@@ -75,7 +75,6 @@ class _InWrites:
         self.buffers: dict = {p.var: frozenset({p.var}) for p in fn.params}
         self.reads: set = set()
         self.found: dict[int, InParamWrite] = {}
-        self.owner = fn.owner
 
     def of(self, expr) -> frozenset:
         if isinstance(expr, ir.Ref):
@@ -91,7 +90,7 @@ class _InWrites:
             k = self.candidates.get(buffer)
             if k is not None and k not in self.found:
                 self.found[k] = InParamWrite(self.fn.name, self.fn.params[k].name, k, writer,
-                                             call_owner or self.owner, span, False, self.annotation_spans.get(k))
+                                             call_owner or self.fn.owner, span, False, self.annotation_spans.get(k))
 
     def visit(self, body: list) -> None:
         buffers = self.buffers

@@ -239,13 +239,12 @@ class _ScopeAccesses:
 
     def __init__(self, state, fn: Fn):
         self.state, self.fn = state, fn
-        self.caps = [p.var for p in fn.params]
-        self.index = {v: k for k, v in enumerate(self.caps)}
+        self.index = {p.var: k for k, p in enumerate(fn.params)}  # capture -> its parameter
         self.alias: dict = dict(self.index)  # var -> the capture it names (result aliases, loop carries)
-        self.read = [None] * len(self.caps)  # first read span, or None
+        self.read = [None] * len(fn.params)  # first read span, or None
         self.writes: dict[int, list] = {}  # step 1b / 1a evidence
         self.stores: set = set()
-        self.callee_read = [False] * len(self.caps)
+        self.callee_read = [False] * len(fn.params)
         self.iter_args: set = set()  # loop iter-args that stand for a capture, and op results aliasing them
         self.callee_write: dict[int, list] = {}
 
