@@ -96,7 +96,7 @@ def _slot(state, fn, callee, call, i, arg, loops, roots: Roots, writers: PriorWr
     if not is_tensor_arg(fn, callee, i, arg):
         return ArgDir.SCALAR, Derivation("S7", "not a tensor: passed by value", ())
     if i in callee.removed:  # no task argument any more: like a Scalar slot, it carries no dependency
-        return ArgDir.SCALAR, Derivation("U6", f"OptimizeOrchTensors removed {param.name} from {callee.name}: its "
+        return ArgDir.SCALAR, Derivation("U7", f"OptimizeOrchTensors removed {param.name} from {callee.name}: its "
                                                "result is written into the loop-carried buffer instead", where)
     if g is Dir.IN:
         return ArgDir.INPUT, Derivation("C4", f"{callee.name} reads {param.name} (In)", where)

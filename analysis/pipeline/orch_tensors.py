@@ -1,17 +1,24 @@
-"""Stage U, continued: PyPTO's OptimizeOrchTensors, pattern 1 (iter-arg reuse).
+"""Stage U, continued (U7): PyPTO's OptimizeOrchTensors, pattern 1 (its IterArgReuseOptimizer).
 
-It runs after the InCore upgrade and caller propagation, before the call
-directions are derived. In a function that is not InCore, a loop carries a
-value `v`; at the top level of its body an InCore kernel is called with the
-carried value `v` (its iter-arg) in an `In` slot `i`, and the result it
-returns through an output slot `j` is what the loop yields as the next `v`.
-The output slot `j` is either a hidden output (U6: the kernel, or an outlined
-scope, returns a tensor it computes) or an `Out` slot whose argument is a
-`pl.create_tensor` made in the same loop body. Then the kernel writes its
-result into the carried buffer itself: slot `j` is removed (from the kernel
-and from every call of it), slot `i` becomes `InOut`, and the result names the
-buffer of slot `i`'s argument. The first loop found decides for a kernel;
-inner loops are looked at before the loops around them.
+It runs after the InCore upgrade (U) and caller propagation (P), before the call directions are
+derived, and reads the directions as they stand then. In a function that is not InCore, for each
+loop that carries values (inner loops first), over the statements at the top level of its body:
+
+- an InCore kernel is called there, and assigned, at the top level of the body;
+- the kernel *returns* one of its Out parameters `j`: the returned value is one that a `tile.store`
+  into parameter `j` gives (or a loop result whose initial value is `j`), found at the top level
+  of the kernel's body. A hidden output (U6) is such a value: ConvertTensorToTileOps adds the Out
+  parameter and the store. An outlined scope returns a captured buffer it writes as the parameter
+  itself, which is no such value: its store targets are never merged;
+- the argument in slot `j` is a variable made by `pl.create_tensor` at the top level of the body;
+- the loop yields the call's result (the call's own variable when the kernel has one output and
+  one return, else the tuple element of that return);
+- the carried value yielded there (its iter-arg) is passed in a slot `i` of the same call whose
+  direction is `In`.
+
+Then the kernel writes its result into the carried buffer itself: slot `j` is removed (from the
+kernel and from every call of it), slot `i` becomes `InOut`, and the result names the buffer of
+slot `i`'s argument. The first loop found decides for a kernel.
 """
 from __future__ import annotations
 
@@ -76,13 +83,9 @@ def _outputs(state, stmt, kernel: Fn, created: set) -> list:
     """(result variable, output slot or None for a hidden output) of a call whose output slot may be
     merged: a hidden output, or an Out slot fed by a buffer created in the loop body."""
     if isinstance(stmt, Dispatch):
-        out = []
-        for v, k in stmt.outputs:
-            if k is None:
-                out.append((v, None))
-            elif kernel.dirs[k] is Dir.OUT and _is_created(stmt.call.args[k], created):
-                out.append((v, k))
-        return out
+        # only a hidden output: an outlined scope returns a captured buffer it writes as the
+        # parameter itself, which the pass's return mapping does not follow (U7)
+        return [(v, None) for v, k in stmt.outputs if k is None]
     if stmt.var is None or len(kernel.returns) != 1:
         return []  # (several results are unpacked from a tuple: not followed here)
     returned = _returned_slot(state, kernel)
@@ -110,7 +113,7 @@ def _is_created(arg, created: set) -> bool:
 def _merge(kernel: Fn, stmt, result: ir.Var, out_slot: Optional[int], i: int, loop: ir.Loop, owner: str) -> None:
     what = "its hidden output" if out_slot is None else f"its Out slot {kernel.params[out_slot].name}"
     kernel.promote(i, Dir.INOUT, Derivation(
-        "U6", f"OptimizeOrchTensors: the loop carries this buffer and {what} becomes its next value, so "
+        "U7", f"OptimizeOrchTensors: the loop carries this buffer and {what} becomes its next value, so "
               f"{kernel.name} writes its result into it: InOut (the output slot is removed)",
         (Evidence("loop", owner, loop.span, loop.kind),)))
     if out_slot is not None:
