@@ -50,6 +50,9 @@ class Dispatch:
     outputs: list[tuple[ir.Var, Optional[int]]]  # (variable after the scope, captured param it aliases or None)
     scope: ir.Scope
     span: Span
+    # the scope's results in the order PyPTO's outliner returns them (outline.returned_order); a
+    # captured buffer stored into without an assignment has no variable after the scope here: None
+    returned: tuple = ()
 
 
 class Origin(Word):

@@ -20,7 +20,7 @@ from ..vocabulary import Code
 from .model import Derivation, Dispatch, Evidence, Fn, FnParam, Origin
 from .state import ProgramState
 from .types import alias_source, resolve_op
-from .walk import defined_vars, iter_uses, top_level_defs
+from .walk import defined_vars, iter_uses, op_calls, top_level_defs
 
 _PASS_KINDS = {
     "hierarchy": (ScopeKind.HIERARCHY,),
@@ -120,7 +120,30 @@ def _outline(state, parent: Fn, scope: ir.Scope, original: ir.Scope, use_counts:
                        [scope.span] * len(captures), scope.span, scope.span, shared(frozenset(no_dep)), no_dep_spans,
                        submit="scope" if scope.submit else None, deps=list(scope.deps), problems=problems,
                        owner=scope.owner or parent.owner)
-    return Dispatch(call, [(v, aliases.get(v)) for v in outputs], scope, scope.span)
+    pairs = [(v, aliases.get(v)) for v in outputs]
+    returned = returned_order(state, fn, pairs, hierarchy=scope.kind is ScopeKind.HIERARCHY)
+    return Dispatch(call, pairs, scope, scope.span, returned)
+
+
+def returned_order(state, fn: Fn, outputs: list, hierarchy: bool) -> tuple:
+    """O4 in the order PyPTO's outliner returns a scope's results: first the values defined in the
+    body and used after it, in the order they are defined, except those naming a capture that a
+    `tile.store` writes; then (not for hierarchy scopes) each capture some `tile.store` writes, in
+    the reverse order of their first stores: the outliner keeps them in a hash set of pointers,
+    which iterates newest first (always for two, nearly always for more: D11). Caller propagation
+    binds the dispatch's tuple to its written slots by position in this order (roots.py)."""
+    index = {p.var: k for k, p in enumerate(fn.params)}
+    stored: list = []  # capture indices, in the order of their first tile.store
+    if not hierarchy:
+        for stmt in op_calls(fn.body):
+            view = resolve_op(stmt.value, fn.types, state.registry)
+            if view.op_name == "tile.store":
+                target = view.arg_for(2)
+                if isinstance(target, ir.Ref) and target.var in index and index[target.var] not in stored:
+                    stored.append(index[target.var])
+    after = {k: v for v, k in outputs if k is not None}
+    regular = tuple(v for v, k in outputs if k is None or k not in stored)
+    return regular + tuple(after.get(k) for k in reversed(stored))
 
 
 def _name(parent: Fn, scope: ir.Scope, state) -> str:

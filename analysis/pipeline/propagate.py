@@ -31,7 +31,7 @@ def _propagate_one(state, fn: Fn) -> bool:
     # D10: the roots are computed with the callees' directions as the pass found them, before
     # the InCore upgrade (U) and before this fixpoint: a function's `decl` is exactly that (the
     # source declaration, or O5's vector for an outlined scope)
-    roots = Roots(state, fn, policy="skip", dirs_of=lambda callee: callee.decl)
+    roots = Roots(state, fn, policy="skip", dirs_of=lambda callee: callee.decl, positional_dispatches=True)
     params = {p.var: k for k, p in enumerate(fn.params)}
     changed = False
     for stmt, call in calls(fn.body):

@@ -34,10 +34,15 @@ _NOWHERE = Span(0, 0, 0, 0)
 class Roots:
     """The buffer roots of one function body under one policy."""
 
-    def __init__(self, state: ProgramState, fn: Fn, policy: str = "first", dirs_of=None):
-        """`dirs_of(callee)`: the callee directions B5 reads (default: the effective ones)."""
+    def __init__(self, state: ProgramState, fn: Fn, policy: str = "first", dirs_of=None,
+                 positional_dispatches: bool = False):
+        """`dirs_of(callee)`: the callee directions B5 reads (default: the effective ones).
+        `positional_dispatches`: bind a scope dispatch's results to its written slots by position
+        (B5), as caller propagation sees them; else each result names what it writes (B9), as
+        the call table sees them once NormalizeReturnOrder has put the returns in slot order."""
         self.state = state
         self.dirs_of = dirs_of or (lambda callee: callee.dirs)
+        self.positional_dispatches = positional_dispatches
         self.fn = fn
         self.policy = policy
         self.info: dict = {}
@@ -158,6 +163,9 @@ class Roots:
         if callee is None:
             return
         owner = self.fn.owner
+        if isinstance(stmt, Dispatch) and self.positional_dispatches:
+            self._dispatch_by_position(stmt, callee)
+            return
         if isinstance(stmt, Dispatch):
             fresh = []
             for out, alias in stmt.outputs:
@@ -203,6 +211,48 @@ class Roots:
         if matches and all(m.roots == matches[0].roots and m.ambiguous == matches[0].ambiguous for m in matches):
             info = matches[0]
             self._record(var, info.roots, info.ambiguous, info.why)
+        elif self.policy == "first":
+            info = collected[0][0]
+            self._record(var, info.roots, info.ambiguous, info.why)
+
+
+    def _dispatch_by_position(self, stmt: Dispatch, callee: Fn) -> None:
+        """B5 on a dispatch as ConvertTensorToTileOps leaves it, before NormalizeReturnOrder: its
+        tuple's element k names the k-th written slot (the captures' slots in parameter order,
+        then the hidden outputs appended for the values computed inside, U6), whatever the
+        outliner returns there (outline.returned_order). gen_seed_100008: two stored captures
+        come back in reverse order, so each result takes the other's buffer here."""
+        call, owner = stmt.call, self.fn.owner
+        collected = []
+        for k, d in enumerate(self.dirs_of(callee)[:len(call.args)]):
+            if d.writes:
+                info = self.of(call.args[k])
+                why = Evidence("root", owner, stmt.span, f"result of {callee.name}: the buffer of its {d.value} "
+                                                         f"argument {callee.params[k].name}") if info.roots else None
+                collected.append((RootInfo(info.roots, info.ambiguous, info.why or why),
+                                  expr_type(call.args[k], self.fn.types)))
+        fresh = [v for v, k in stmt.outputs if k is None]
+        self.hidden[call] = fresh
+        for v in fresh:
+            collected.append((RootInfo((v,), False, Evidence("root", owner, stmt.span,
+                                                              f"{v.name} is computed inside the scope: a new "
+                                                              "buffer (U6)")), self.fn.types.get(v, ir.UNKNOWN)))
+        returned = stmt.returned
+        if call.submit or len(returned) > 1:
+            for (info, _), var in zip(collected, returned):
+                self._record(var, info.roots, info.ambiguous, info.why)
+            return
+        if not returned or returned[0] is None or not collected:
+            return
+        var = returned[0]
+        if len(collected) == 1:
+            info = collected[0][0]
+            self._record(var, info.roots, info.ambiguous, info.why)
+            return
+        ret = self.fn.types.get(var, ir.UNKNOWN)
+        matches = [info for info, t in collected if info.roots and _same_shape(t, ret)]
+        if matches and all(m.roots == matches[0].roots and m.ambiguous == matches[0].ambiguous for m in matches):
+            self._record(var, matches[0].roots, matches[0].ambiguous, matches[0].why)
         elif self.policy == "first":
             info = collected[0][0]
             self._record(var, info.roots, info.ambiguous, info.why)
