@@ -76,15 +76,20 @@ class _Pending:
         self.renames: dict = {}  # a version that is another one everywhere (lifted loop results, N1 results)
         self.after: dict = {}  # id(statement) -> {old: new}: uses after that statement read the new version
         self.phis: set = set()  # if-results of an expansion that exist only when the caller reads them
+        self.temps: set = set()  # N4 temporaries of argument expressions that the scopes now compute themselves
+        self.expressions: dict = {}  # such a temporary -> (its expression, helper parameter, caller, argument span)
 
     def finish(self, body: list) -> list:
         if self.after:
             body = _rename_after(body, self.after, {})
         if self.renames:
             body = _Renamer(self.renames).block(body)
-        if self.phis:
+        if self.phis or self.temps:
             used = set(iter_uses(body))
-            body = _drop_phis(body, {v for v in self.phis if v not in used})
+            if self.phis:
+                body = _drop_phis(body, {v for v in self.phis if v not in used})
+            if self.temps:
+                body = _drop_temps(body, {v for v in self.temps if v not in used})
         return body
 
 
@@ -101,7 +106,7 @@ def normalise(body: list, inline_of: InlineLookup, depth: int = 0, params_of=lam
                 stmt = replace(stmt, value=bind_keywords(stmt.value, params_of(stmt.value)))
             helper = inline_of(stmt.value) if depth < _MAX_DEPTH and not stmt.value.submit else None
             if helper is not None:
-                out.extend(_expand(stmt, helper, inline_of, depth, params_of, pending))
+                out.extend(_expand(stmt, helper, inline_of, depth, params_of, pending, _hoisted_before(out)))
                 continue
         if isinstance(stmt, ir.If):  # (an `if` over constants was decided in lowering)
             then = normalise(stmt.then, inline_of, depth, params_of, pending)
@@ -170,8 +175,19 @@ def bind_keywords(call: ir.UserCall, params: Optional[list[str]]) -> ir.UserCall
                    keywords={})
 
 
+def _hoisted_before(out: list) -> dict:
+    """The N4 temporaries lowering placed just before the statement being expanded (its nested
+    calls and expressions), each with its assignment."""
+    found = {}
+    for st in reversed(out):
+        if not (isinstance(st, ir.Assign) and st.hoisted and st.var is not None):
+            break
+        found[st.var] = st
+    return found
+
+
 def _expand(stmt: ir.Assign, helper: tuple[list, list, bool], inline_of: InlineLookup, depth: int,
-            params_of, pending: _Pending) -> list:
+            params_of, pending: _Pending, hoisted: Optional[dict] = None) -> list:
     """N1, as PyPTO's InlineFunctions does it: a fresh copy of the helper's body in which every
     parameter is the caller's argument, at its uses and at its definitions. So a write to a
     parameter inside a scope is a write to the caller's captured variable (O5 step 1b sees it,
@@ -185,15 +201,25 @@ def _expand(stmt: ir.Assign, helper: tuple[list, list, bool], inline_of: InlineL
     out: list = []
     mapping: dict[ir.Var, ir.Var] = {}
     values: dict[ir.Var, object] = {}
-    for param, arg in zip(params, call.args):
+    hoisted = hoisted or {}
+    expressions: dict[ir.Var, object] = {}  # a variable standing for an argument expression -> it
+    for k, (param, arg) in enumerate(zip(params, call.args)):
+        span = call.arg_spans[k] if k < len(call.arg_spans) else call.span
         if isinstance(arg, ir.Ref):
             mapping[param.var] = arg.var
+            if arg.var in pending.expressions:  # an outer helper's parameter standing for an expression
+                expressions[arg.var] = pending.expressions[arg.var][0]
+            elif arg.var in hoisted and isinstance(hoisted[arg.var].value, (ir.OpCall, ir.Arith)):
+                expressions[arg.var] = hoisted[arg.var].value
+                pending.expressions[arg.var] = (expressions[arg.var], param.name, call.owner, span)
         elif isinstance(arg, (ir.Const, ir.Sym)):
             values[param.var] = arg  # a literal is substituted where it is used
         else:  # (lowering already hoisted nested calls and subscripts into variables, N4)
             temp = ir.Var(param.name, 0, call.span)
             out.append(ir.Assign(temp, arg, call.span, hoisted=True))
             mapping[param.var] = temp
+            expressions[temp] = arg
+            pending.expressions[temp] = (arg, param.name, call.owner, span)
     # the versions of a parameter that reach the caller are versions of the caller's variable
     reach = {param.name: arg.var.name for param, arg in zip(params, call.args)
              if isinstance(arg, ir.Ref) and not (jit and _rebound_at_top(body, param.name))}
@@ -202,6 +228,9 @@ def _expand(stmt: ir.Assign, helper: tuple[list, list, bool], inline_of: InlineL
         if isinstance(arg, ir.Ref):
             cloner.display[arg.var] = param.name
     copied = cloner.block(body)
+    if expressions:
+        copied = _expressions_into_scopes(copied, expressions, pending.expressions)
+        pending.temps.update(expressions)  # (dropped if nothing outside a scope uses them)
     result = None
     if copied and isinstance(copied[-1], ir.Return):
         ret = copied.pop()
@@ -232,6 +261,54 @@ def _expand(stmt: ir.Assign, helper: tuple[list, list, bool], inline_of: InlineL
             out.append(ir.Assign(stmt.var, result if result is not None else ir.Const(None), stmt.span))
     if reaching and out:
         pending.after.setdefault(id(out[-1]), {}).update(reaching)
+    return out
+
+
+def _expressions_into_scopes(body: list, expressions: dict, origins: dict) -> list:
+    """N1 substitutes an argument expression (`head_rows(pl.read(lens, [0]), ...)`) into every use
+    in the helper's body, and N4 then computes it just before each statement using it: inside an
+    outlined scope, that scope reads the expression's operands (it captures `lens`, a tensor slot,
+    where it is first used) rather than a value computed before it. The scope remembers which
+    captures come from which caller's expression (`from_caller`: the helper's header names them so)."""
+    out = []
+    for st in body:
+        if isinstance(st, ir.Scope) and st.outlined:
+            used = set(iter_uses(st.body))
+            found = {v: origins[t][1:] for t in expressions if t in used and t in origins
+                     for v in ir.expr_vars(expressions[t])}
+            attrs = dict(st.attrs, from_caller={**found, **st.attrs.get("from_caller", {})}) if found else st.attrs
+            st = replace(st, body=_computed_at_uses(st.body, expressions), attrs=attrs)
+        elif isinstance(st, (ir.Scope, ir.Loop)):
+            st = replace(st, body=_expressions_into_scopes(st.body, expressions, origins))
+        elif isinstance(st, ir.If):
+            st = replace(st, then=_expressions_into_scopes(st.then, expressions, origins),
+                         orelse=_expressions_into_scopes(st.orelse, expressions, origins))
+        out.append(st)
+    return out
+
+
+def _computed_at_uses(body: list, expressions: dict) -> list:
+    """Each statement that uses one of the variables gets its own copy of its expression, computed
+    just before it (in its own block, as N4 places it)."""
+    out = []
+    for st in body:
+        if isinstance(st, ir.If):
+            own = set(iter_uses([replace(st, then=[], orelse=[], phis=[])]))
+            st = replace(st, then=_computed_at_uses(st.then, expressions),
+                         orelse=_computed_at_uses(st.orelse, expressions))
+        elif isinstance(st, (ir.Loop, ir.Scope)):
+            own = set(iter_uses([replace(st, body=[])]))
+            st = replace(st, body=_computed_at_uses(st.body, expressions))
+        else:
+            own = set(iter_uses([st]))
+        fresh = {v: ir.Var(v.name, v.version, v.span) for v in expressions if v in own}
+        if fresh:
+            out.extend(ir.Assign(fresh[v], expressions[v], getattr(st, "span", None), hoisted=True) for v in fresh)
+            renamer = _Renamer(fresh)
+            st = renamer.head(st) if isinstance(st, (ir.If, ir.Loop)) else \
+                replace(st, uses=renamer._exprs(st.uses), deps=renamer._exprs(st.deps)) \
+                if isinstance(st, ir.Scope) else renamer.stmt(st)
+        out.append(st)
     return out
 
 
@@ -269,9 +346,10 @@ def _rename_after(body: list, after: dict, active: dict) -> list:
         if isinstance(st, ir.Scope):
             uses = [renamer.expr(e) for e in st.uses] if renamer else st.uses
             deps = [renamer.expr(e) for e in st.deps] if renamer else st.deps
+            attrs = renamer.attrs(st) if renamer else st.attrs  # the header's names follow the versions
             inner = _rename_after(st.body, after, active)
-            new = st if _kept(uses, st.uses) and _kept(deps, st.deps) and _kept(inner, st.body) else \
-                replace(st, uses=uses, deps=deps, body=inner)
+            new = st if _kept(uses, st.uses) and _kept(deps, st.deps) and _kept(inner, st.body) \
+                and attrs is st.attrs else replace(st, uses=uses, deps=deps, body=inner, attrs=attrs)
         elif isinstance(st, ir.If):
             head = renamer.head(st) if renamer else st
             then = _rename_after(st.then, after, dict(active))
@@ -287,6 +365,25 @@ def _rename_after(body: list, after: dict, active: dict) -> list:
         out.append(new)
         if id(st) in after:
             active.update(after[id(st)])
+    return out
+
+
+def _drop_temps(body: list, dead: set) -> list:
+    if not dead:
+        return body
+    out = []
+    for st in body:
+        if isinstance(st, ir.Assign) and st.hoisted and st.var in dead:
+            continue
+        if isinstance(st, ir.If):
+            then, orelse = _drop_temps(st.then, dead), _drop_temps(st.orelse, dead)
+            if not (_kept(then, st.then) and _kept(orelse, st.orelse)):
+                st = replace(st, then=then, orelse=orelse)
+        elif isinstance(st, (ir.Loop, ir.Scope)):
+            inner = _drop_temps(st.body, dead)
+            if not _kept(inner, st.body):
+                st = replace(st, body=inner)
+        out.append(st)
     return out
 
 
@@ -358,6 +455,8 @@ class _Cloner:
             body = self.block(st.body)
             names = {self.var(k): name for k, name in st.attrs.get("names", {}).items()}
             attrs = dict(st.attrs, names={**names, **self.display}) if names or self.display else st.attrs
+            if attrs.get("from_caller"):
+                attrs = dict(attrs, from_caller={self.var(k): v for k, v in attrs["from_caller"].items()})
             return replace(st, body=body, uses=uses, deps=deps, tid=self.define(st.tid), loop_var=loop_var,
                            attrs=attrs)
         if isinstance(st, ir.Return):
@@ -437,10 +536,7 @@ class _Renamer(_Cloner):
             return st if head is st and body is st.body else replace(head, body=body)
         if kind is ir.Scope:
             uses, deps, body = self._exprs(st.uses), self._exprs(st.deps), self.block(st.body)
-            names = st.attrs.get("names")
-            renamed = {self.var(k): name for k, name in names.items()} if names else None
-            attrs = st.attrs if not names or all(a is b for a, b in zip(renamed, names)) else \
-                dict(st.attrs, names=renamed)
+            attrs = self.attrs(st)
             if uses is st.uses and deps is st.deps and body is st.body and attrs is st.attrs:
                 return st
             return replace(st, uses=uses, deps=deps, body=body, attrs=attrs)
@@ -451,6 +547,18 @@ class _Renamer(_Cloner):
             uses = self._exprs(st.uses)
             return st if uses is st.uses else ir.OpaqueStmt(uses, st.span, st.what)
         return st
+
+    def attrs(self, scope: ir.Scope) -> dict:
+        """A scope's attributes with the variables its `names` (N1: the helper's own names of its
+        captures) are keyed by renamed, or the same dict when none is."""
+        attrs = scope.attrs
+        for key in ("names", "from_caller"):  # both are keyed by variable versions
+            keyed = attrs.get(key)
+            if keyed:
+                renamed = {self.var(k): v for k, v in keyed.items()}
+                if not all(a is b for a, b in zip(renamed, keyed)):
+                    attrs = dict(attrs, **{key: renamed})
+        return attrs
 
     def _exprs(self, items: list) -> list:
         out = [self.expr(e) for e in items]

@@ -33,7 +33,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Optional
 
-from ..ir.nodes import ARG_STRENGTH, Kind
+from ..ir.nodes import ARG_STRENGTH, ArgDir, Kind
 from ..ir import nodes as ir
 from ..pipeline.model import CallResult
 from ..pipeline.program import ProgramResult
@@ -83,7 +83,7 @@ def lent_scopes(result: ProgramResult, functions, units, uri: Optional[str]) -> 
         root = _root_function(result, chosen[0])
         out.append(LentScope(home, helper, chosen[0].call.span, uri, at.line if at else -1,
                              inlined_at[0] if inlined_at else root, chosen[0].callee_fn.name,
-                             chosen[0].callee_fn.kind.value, _captures(places, chosen, uri),
+                             chosen[0].callee_fn.kind.value, _captures(places, chosen, uri, functions, units),
                              _signature(chosen[0].callee_fn)))
     return out
 
@@ -95,9 +95,12 @@ def _root_function(result: ProgramResult, r: CallResult) -> str:
     return fn.name if fn is not None else r.fn
 
 
-def _captures(places: _Places, chosen: list[CallResult], uri: Optional[str]) -> tuple[ArgHint, ...]:
+def _captures(places: _Places, chosen: list[CallResult], uri: Optional[str], functions, units) -> tuple[ArgHint, ...]:
     first = chosen[0]
     params = first.callee_fn.params
+    scope = first.callee_fn.scope
+    from_caller = scope.attrs.get("from_caller", {}) if scope is not None else {}
+    names = scope.attrs.get("names", {}) if scope is not None else {}
     out = []
     for i in range(len(first.directions)):
         values = [(r.directions[i], r.derivations[i]) for r in chosen if i < len(r.directions)]
@@ -105,8 +108,29 @@ def _captures(places: _Places, chosen: list[CallResult], uri: Optional[str]) -> 
         name = params[i].name if i < len(params) else f"#{i}"
         arg = first.call.args[i] if i < len(first.call.args) else None
         arg_name = arg.var.name if isinstance(arg, ir.Ref) and not arg.var.name.startswith("_t") else None
-        out.append(ArgHint(-1, -1, direction, name, arg_name, i, _elsewhere(places.explain(why), uri)))
+        e = _elsewhere(places.explain(why), uri)
+        via = None
+        if isinstance(arg, ir.Ref) and arg.var in from_caller and arg.var not in names:
+            param, owner, span = from_caller[arg.var]  # read only by what a caller passes for `param`
+            text = _source(functions, units, owner, span)
+            via = f"{text} for {param}" if text else f"{owner}'s argument for {param}"
+            e = Explanation(e.rule, f"{name} is read by {f'`{text}`' if text else 'the expression'} that {owner} "
+                                    f"passes for the helper's {param} (N1: it is computed inside the scope): "
+                                    f"{e.text}", e.steps)
+            if direction is ArgDir.SCALAR:
+                name = param  # a value, not a buffer: shown as the helper's parameter it stands for
+            arg_name = None
+        out.append(ArgHint(-1, -1, direction, name, arg_name, i, e, via=via))
     return tuple(out)
+
+
+def _source(functions, units, owner: str, span: Span) -> Optional[str]:
+    """The text of a one-line span of a caller's function (its argument expression)."""
+    entry = functions.get(owner)
+    if entry is None or span is None or span.line != span.end_line:
+        return None
+    lines = units[entry[0].unit].text.split("\n")
+    return lines[span.line][span.col:span.end_col].strip() or None if 0 <= span.line < len(lines) else None
 
 
 def _elsewhere(e: Explanation, uri: Optional[str]) -> Explanation:
@@ -167,8 +191,24 @@ def inline_helpers(exports) -> dict[str, int]:
 
 def callers(workspace, uri: str, exports, open_only: bool = False) -> list[str]:
     """The workspace's files (open or on disk; `open_only`: open) that may call one of `uri`'s inline helpers."""
-    helpers = inline_helpers(exports)
+    helpers = _reaching(exports, inline_helpers(exports))
     return _index(workspace).candidates(workspace, uri, helpers, open_only) if helpers else []
+
+
+def _reaching(exports, helpers: dict) -> dict:
+    """The helpers with scopes and the file's inline helpers that call them, however deep (a caller
+    of `lm_head_with_sampling` expands `lm_head`'s scopes, and names only the former)."""
+    found = dict(helpers)
+    changed = True
+    while changed:
+        changed = False
+        for name, fn in exports.functions.items():
+            if name not in found and fn.kind is Kind.INLINE and fn.home is not None and any(
+                    isinstance(st, ir.Assign) and isinstance(st.value, ir.UserCall) and st.value.callee.name in found
+                    for st in ir.walk_stmts(fn.body)):
+                found[name] = fn.home[1]
+                changed = True
+    return found
 
 
 # -- the helper's side -------------------------------------------------------------------------------
@@ -243,18 +283,22 @@ def _merged(r: Range, helper: str, expansions: list[LentScope], own: Optional[Ca
     vectors = [(_where(s), s.captures) for s in sorted(expansions, key=_order)]
     if own is not None:  # a caller in the helper's own file
         vectors.insert(0, (f"this file ({own.function})", own.hints))
-    names: dict[str, list[tuple[str, ArgHint]]] = {}
+    # each capture once, by the helper's own name; one that only a caller's argument expression reads
+    # is that caller's: named with it, never merged with another caller's
+    names: dict[tuple, list[tuple[str, ArgHint]]] = {}
     for where, captures in vectors:
         for h in captures:
-            names.setdefault(h.param, []).append((where, h))
+            key = (h.param, None) if h.via is None or h.direction is ArgDir.SCALAR else \
+                (f"{h.param} ({where.split(' ')[0]})", where)
+            names.setdefault(key, []).append((where, h))
     hints = []
-    for k, (name, copies) in enumerate(names.items()):
+    for k, ((name, _), copies) in enumerate(names.items()):
         where, best = max(copies, key=lambda c: ARG_STRENGTH[c[1].direction])
         values = tuple(h.direction for _, h in copies)
         e = best.explanation
         hints.append(ArgHint(r.end_line, r.end_col, best.direction, name, None, k,
                              Explanation(e.rule, f"{e.text} (in {where})", e.steps),
-                             values if len(set(values)) > 1 else ()))
+                             values if len(set(values)) > 1 else (), via=best.via))
     agree = all(not h.copies for h in hints) and len({len(c) for _, c in vectors}) == 1
     count = len(vectors)
     notes = [f"{helper} is an inline helper: these are the directions of its expansion at "
@@ -278,7 +322,8 @@ def _where(s: LentScope) -> str:
 
 
 def _vector(captures) -> str:
-    return ", ".join(f"{h.param}{f' ({h.arg})' if h.arg and h.arg != h.param else ''}: {h.direction.value}"
+    return ", ".join(f"{h.param}{f' ({h.arg})' if h.arg and h.arg != h.param else ''}"
+                     f"{f' (read by {h.via})' if h.via else ''}: {h.direction.value}"
                      for h in captures) or "no captures"
 
 

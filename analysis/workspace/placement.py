@@ -12,7 +12,7 @@ from typing import Optional
 
 from ..ir import nodes as ir
 from ..ir.module import ProgramDecl
-from ..ir.nodes import ARG_STRENGTH
+from ..ir.nodes import ARG_STRENGTH, ArgDir
 from ..pipeline.in_param_written import FIX_REASONS
 from ..pipeline.model import CallResult, Derivation, Evidence, Fn
 from ..pipeline.program import ProgramResult
@@ -183,15 +183,14 @@ def _site(places: _Places, owner: str, group: list[CallResult], depth, result: P
                         callee.kind.value if callee else "?", first.fn, (), first.dispatch,
                         bool(call.submit), first.skipped, tuple(notes))
     vectors = [r for r in chosen if r.directions is not None]
-    n = len(vectors[0].directions)
     hints = []
-    for i in range(n):
-        values = [r.directions[i] for r in vectors if i < len(r.directions)]
+    for k, (param, column) in enumerate(_columns(vectors, first.dispatch)):
+        values = [r.directions[i] for r, i in column]
         best = max(range(len(values)), key=lambda j: ARG_STRENGTH[values[j]])
         direction = values[best]
-        why = vectors[best].derivations[i]
-        param = callee.params[i].name if callee and i < len(callee.params) else f"#{i}"
-        arg = call.args[i]
+        r, i = column[best]
+        why = r.derivations[i]
+        arg = column[0][0].call.args[column[0][1]]
         arg_name = arg.var.name if isinstance(arg, ir.Ref) and not arg.var.name.startswith("_t") else None
         if first.dispatch:
             line, col = call_range.end_line, call_range.end_col
@@ -202,10 +201,37 @@ def _site(places: _Places, owner: str, group: list[CallResult], depth, result: P
         if callee is not None and callee.origin != "outlined" and i < len(callee.params) \
                 and callee.params[i].span is not None:
             declared = places.location(callee.owner, callee.params[i].span)
-        hints.append(ArgHint(line, col, direction, param, arg_name, i, places.explain(why),
+        hints.append(ArgHint(line, col, direction, param, arg_name, k if first.dispatch else i, places.explain(why),
                              shared(tuple(values)) if len(values) > 1 else (), declared))
     return CallSite(call_range, name_range, callee.name if callee else "?", callee.kind.value if callee else "?",
                     first.fn, tuple(hints), first.dispatch, bool(call.submit), None, tuple(notes), _signature(callee))
+
+
+def _columns(vectors: list[CallResult], dispatch: bool) -> list[tuple[str, list[tuple[CallResult, int]]]]:
+    """The hints of one source call, each with the IR calls' slots behind it (H3). A call's are its
+    argument positions; a scope header's are its captures by name: two expansions of it may capture
+    different variables (a literal argument is no capture, an argument expression's operands are), so
+    the same position can be two different buffers."""
+    columns: dict = {}
+    for r in vectors:
+        params = r.callee_fn.params if r.callee_fn is not None else []
+        for i in range(len(r.directions)):
+            name = params[i].name if i < len(params) else f"#{i}"
+            if dispatch and r.directions[i] is ArgDir.SCALAR:
+                name = _helper_name(r, i, name)
+            columns.setdefault(name if dispatch else i, (name, []))[1].append((r, i))
+    return list(columns.values())
+
+
+def _helper_name(r: CallResult, i: int, name: str) -> str:
+    """A scalar that an inline helper's scope captures only through the argument expression its caller
+    passes (N1: `pl.cast(n, pl.INT32)` for `num_blocks`) is shown as the helper's parameter."""
+    scope = r.callee_fn.scope
+    arg = r.call.args[i] if i < len(r.call.args) else None
+    if scope is None or not isinstance(arg, ir.Ref):
+        return name
+    origin = scope.attrs.get("from_caller", {}).get(arg.var)
+    return origin[0] if origin is not None and arg.var not in scope.attrs.get("names", {}) else name
 
 
 def _signature(callee: Optional[Fn]) -> tuple[SignatureParam, ...]:

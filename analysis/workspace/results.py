@@ -66,6 +66,7 @@ class ArgHint:
     explanation: Explanation
     copies: tuple[ArgDir, ...] = ()  # H3: several IR calls behind this source call
     declared: Optional[Location] = None  # the callee parameter
+    via: Optional[str] = None  # a lent header's capture that a caller's argument expression reads (N1): it
 
 
 @dataclass(frozen=True, slots=True)

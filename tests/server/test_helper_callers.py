@@ -196,3 +196,108 @@ async def test_settled_answers_once_the_lending_is_done(client):
     answer = await bounded(client.protocol.send_request_async("pyptoLens/settled", None), 30)
     assert answer.settled is True
     assert await header_hints(client, helpers) == ["dst: InOut", "src: Input"]  # a viewport's, no waiting
+
+
+# N1 with an argument expression: PyPTO substitutes `pl.read(lens, [0])` where the helper uses `n`, inside
+# its scope, so the outlined scope reads `lens` (a tensor slot, where `n` is first used); the header names
+# that capture with its caller, the hover with the expression (issue 22)
+ROWS = '''\
+import pypto.language as pl
+
+N = 256
+
+
+@pl.jit.inline
+def head_rows(n: pl.Scalar[pl.INDEX], src: pl.Tensor[[N], pl.FP32], dst: pl.Tensor[[N], pl.FP32]):
+    with pl.at(level=pl.Level.CORE_GROUP, name_hint="head"):
+        t = pl.load(src, [0], [N])
+        pl.store(pl.mul(t, n), [0], dst)
+    return dst
+'''
+ROWS_CALLER = '''\
+import pypto.language as pl
+from rows import N, head_rows
+
+
+@pl.jit
+def main(lens: pl.Tensor[[4], pl.INDEX], a: pl.Tensor[[N], pl.FP32], out: pl.Out[pl.Tensor[[N], pl.FP32]]):
+    head_rows(pl.read(lens, [0]), a, out)
+    return out
+'''
+
+
+async def test_a_callers_argument_expression_is_a_capture_of_its_own(client):
+    folder = project(client)
+    (folder / "caller.py").write_text(ROWS_CALLER, encoding="utf-8")
+    rows = client.open((folder / "rows.py").as_uri(), ROWS)
+    line = pos(ROWS, "with pl.at(", client.encoding).line
+    expected = ["dst: OutputExisting", "lens (caller.py:7): Input", "src: Input"]
+
+    async def poll():
+        while (found := sorted(label_text(h) for h in await client.hints(rows, (line, 0), (line + 1, 0)))) != expected:
+            await asyncio.sleep(0.05)
+        return found
+    assert await bounded(poll(), 20) == expected
+    hover = await client.hover(rows, pos(ROWS, "pl.at(", client.encoding))
+    assert "caller.py:7 (main): src (a): Input, lens (read by pl.read(lens, [0]) for n): Input, dst (out): " \
+           "OutputExisting" in hover.contents.value
+
+
+# Nested helpers: the caller names only `outer`, which expands `inner`'s scope; the caller's own helper
+# `fill` rebinds `y` first (a later version of it is passed on). The header names each capture as the
+# helper's text does (`h`, `out`), never by a caller's buffer (issue 22: lm_head showed x_out, hidden_out...)
+NESTED = '''\
+import pypto.language as pl
+
+N = 256
+
+
+@pl.jit.inline
+def inner(h: pl.Tensor[[N], pl.FP32], out: pl.Tensor[[N], pl.FP32]):
+    with pl.at(level=pl.Level.CORE_GROUP, name_hint="sq"):
+        t = pl.load(h, [0], [N])
+        pl.store(pl.mul(t, t), [0], out)
+    return out
+
+
+@pl.jit.inline
+def outer(h: pl.Tensor[[N], pl.FP32], out: pl.Tensor[[N], pl.FP32]):
+    inner(h, out)
+    return out
+'''
+NESTED_CALLER = '''\
+import pypto.language as pl
+from nested import N, outer
+
+
+@pl.jit.inline
+def fill(src: pl.Tensor[[N], pl.FP32], dst: pl.Tensor[[N], pl.FP32]):
+    with pl.at(level=pl.Level.CORE_GROUP, name_hint="fill"):
+        dst[0:N] = pl.add(src, src)
+
+
+@pl.jit
+def {name}(x: pl.Tensor[[N], pl.FP32], y: pl.Out[pl.Tensor[[N], pl.FP32]], z: pl.Out[pl.Tensor[[N], pl.FP32]]):
+    fill(x, y)
+    outer(y, z)
+    return z
+'''
+
+
+async def test_captures_keep_the_helpers_names_through_nested_helpers(client):
+    folder = project(client)
+    (folder / "caller_a.py").write_text(NESTED_CALLER.format(name="first"), encoding="utf-8")
+    (folder / "caller_b.py").write_text(NESTED_CALLER.format(name="second").replace("outer(y, z)", "outer(x, y)"),
+                                        encoding="utf-8")
+    nested = client.open((folder / "nested.py").as_uri(), NESTED)
+    line = pos(NESTED, "with pl.at(", client.encoding).line
+    expected = ["h: Input", "out: InOut"]
+
+    async def poll():
+        while (found := sorted(label_text(h) for h in await client.hints(nested, (line, 0), (line + 1, 0)))) != expected:
+            await asyncio.sleep(0.05)
+        return found
+    assert await bounded(poll(), 20) == expected
+    hover = (await client.hover(nested, pos(NESTED, "pl.at(", client.encoding))).contents.value
+    assert "caller_a.py:14 (first): h (y): Input, out (z): OutputExisting" in hover
+    assert "caller_b.py:14 (second): h (x): Input, out (y): InOut" in hover
