@@ -10,7 +10,9 @@
 # and the first scope's Out slot for it is InOut by C8. The call table itself
 # reads the returns after NormalizeReturnOrder put them in slot order: `work`
 # names its own buffer there (bump: InOut either way).
-# verified with PyPTO's newer direction stages (the seeds build) on the same shape: conformance gen_seed_100008
+# verified: the seeds build (PyPTO's newer direction stages) derives this shape so in the
+# conformance case gen_seed_100008 (line 72); the 2026-08 build alone gives `io` OutputExisting
+# on the first scope, since its propagation follows no roots (P5, D2: the seeds win)
 import pypto.language as pl
 
 
