@@ -27,7 +27,6 @@ from typing import Optional
 from ..ir import nodes as ir
 from ..ir.nodes import Dir, Kind
 from .model import Derivation, Dispatch, Evidence, Fn, Origin
-from .outline import output_aliases
 from .types import resolve_op
 
 
@@ -99,10 +98,24 @@ def _outputs(state, stmt, kernel: Fn, created: set) -> list:
 
 
 def _returned_slot(state, kernel: Fn) -> Optional[int]:
-    """The parameter a single-result kernel returns (through its stores), if any."""
-    for stmt in ir.walk_stmts(kernel.body):
-        if isinstance(stmt, ir.Return) and len(stmt.values) == 1 and isinstance(stmt.values[0], ir.Ref):
-            return output_aliases(state, kernel, [stmt.values[0].var]).get(stmt.values[0].var)
+    """The Out parameter a single-result kernel returns as the pass maps it: the returned variable is
+    given, at the top level of the body, by a `tile.store` into that parameter, or is the result of
+    a loop whose initial value is it. A returned parameter itself, or a copy of a store's result,
+    is not mapped (PyPTO: the kernel is then not merged)."""
+    params = {p.var: k for k, p in enumerate(kernel.params)}
+    ret = next((st for st in kernel.body if isinstance(st, ir.Return)), None)
+    if ret is None or len(ret.values) != 1 or not isinstance(ret.values[0], ir.Ref):
+        return None
+    returned = ret.values[0].var
+    for stmt in kernel.body:
+        if isinstance(stmt, ir.Assign) and stmt.var is returned and isinstance(stmt.value, ir.OpCall):
+            view = resolve_op(stmt.value, kernel.types, state.registry)
+            target = view.arg_for(2) if view.op_name == "tile.store" else None
+            return params.get(target.var) if isinstance(target, ir.Ref) else None
+        if isinstance(stmt, ir.Loop):
+            for c in stmt.carries:
+                if c.result is returned:
+                    return params.get(c.init)
     return None
 
 
