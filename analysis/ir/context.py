@@ -6,6 +6,7 @@ arithmetic over other constants only.
 from __future__ import annotations
 
 import operator
+from collections.abc import Mapping as MappingABC
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Optional
 
@@ -126,11 +127,89 @@ _BINARY = {
 
 
 def fold(expr: Optional[n.Node], constants: Mapping[str, Any]) -> Any:
-    """The value of a literal expression over known constants, or None."""
+    """The value of a literal expression over known constants (a number or a bool), or None."""
+    value = fold_value(expr, constants)
+    return None if isinstance(value, (StaticClass, StaticObject)) else value
+
+
+def fold_value(expr: Optional[n.Node], constants: Mapping[str, Any]) -> Any:
+    """As `fold`, and also a configuration object (`QWEN3 = Config(head_dim=128)`) or its class."""
     try:
         return _fold(expr, constants)
     except (ArithmeticError, TypeError, ValueError, OverflowError, RecursionError):
         return None
+
+
+def scalar(value: Any) -> bool:
+    """A constant that stands for itself in an expression (not a configuration object)."""
+    return value is not None and not isinstance(value, (StaticClass, StaticObject))
+
+
+@dataclass(frozen=True)
+class StaticClass:
+    """A `@dataclass` of module-level configuration: its fields (with their default expressions) and
+    its properties that return one expression of `self`. Nothing is run: fields are folded from the
+    literal arguments of a construction, properties from their expression over those."""
+
+    name: str
+    source: str  # its text (what identifies it in a module's fingerprint)
+    fields: tuple = field(compare=False)  # ((name, default expression or None), ...)
+    properties: Mapping = field(compare=False)  # name -> returned expression
+    constants: Mapping = field(compare=False)  # the defining module's constants (for defaults)
+
+    def __repr__(self) -> str:
+        return f"StaticClass({self.name}, {hash(self.source)})"
+
+    def make(self, args: list, keywords: list, constants: Mapping[str, Any]) -> Optional["StaticObject"]:
+        if any(isinstance(a, n.Starred) for a in args) or any(k.name is None for k in keywords):
+            return None
+        names = [f for f, _ in self.fields]
+        values = {}
+        for name, arg in zip(names, args):
+            values[name] = fold_value(arg, constants)
+        for k in keywords:
+            values[k.name] = fold_value(k.value, constants)
+        for name, default in self.fields:
+            if name not in values and default is not None:
+                values[name] = fold_value(default, self.constants)
+        return StaticObject(self.name, tuple(sorted(values.items())), self)
+
+
+@dataclass(frozen=True)
+class StaticObject:
+    """One configuration object: its fields' folded values (None: not known statically)."""
+
+    cls: str
+    values: tuple  # ((field, value), ...), sorted
+    klass: StaticClass = field(compare=False, repr=False)
+
+    def attribute(self, name: str) -> Any:
+        for key, value in self.values:
+            if key == name:
+                return value
+        prop = self.klass.properties.get(name)
+        if prop is None:
+            return None
+        return _fold(prop, _Self(self, self.klass.constants))
+
+
+class _Self(MappingABC):
+    """A property's names: `self`, then the module's constants."""
+
+    def __init__(self, obj: StaticObject, constants: Mapping[str, Any]):
+        self.obj, self.constants = obj, constants
+
+    def __getitem__(self, key):
+        return self.obj if key == "self" else self.constants[key]
+
+    def __iter__(self):
+        return iter(("self", *self.constants))
+
+    def __len__(self):
+        return len(self.constants) + 1
+
+    def get(self, key, default=None):
+        return self.obj if key == "self" else self.constants.get(key, default)
 
 
 def _fold(expr, constants):
@@ -138,6 +217,12 @@ def _fold(expr, constants):
         return expr.value if isinstance(expr.value, (int, float, bool)) else None
     if isinstance(expr, n.Name):
         return constants.get(expr.id)
+    if isinstance(expr, n.Attribute):
+        base = _fold(expr.value, constants)
+        return base.attribute(expr.attr) if isinstance(base, StaticObject) else None
+    if isinstance(expr, n.Call):
+        cls = _fold(expr.func, constants)
+        return cls.make(expr.args, expr.keywords, constants) if isinstance(cls, StaticClass) else None
     if isinstance(expr, n.UnaryOp):
         value = _fold(expr.operand, constants)
         if value is None:

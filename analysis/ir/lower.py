@@ -18,7 +18,7 @@ from ..syntax.nodes import Span
 from ..vocabulary import Code
 from . import liveness
 from . import nodes as ir
-from .context import ModuleContext, fold
+from .context import ModuleContext, fold, scalar
 from .declarations import n_dotted, parse_type, return_types, value_type
 from .lower_calls import CallLowering, elements, string_value
 from .nodes import Kind, LoopKind, ScopeKind, Type
@@ -455,7 +455,7 @@ class FunctionLowering(CallLowering, SsaNames):
             var = self.env.get(e.id)
             if var is not None:
                 return ir.Ref(var, e.span)
-            if e.id in self.constants:
+            if scalar(self.constants.get(e.id)):
                 return ir.Const(self.constants[e.id], e.span)
             return ir.Sym(self.ctx.canonical(e) or e.id, e.span)
         if isinstance(e, s.Constant):

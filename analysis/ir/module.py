@@ -11,7 +11,7 @@ from typing import Any, Callable, Optional
 
 from ..syntax import nodes as s
 from ..syntax.nodes import Span
-from .context import ModuleContext, fold
+from .context import ModuleContext, StaticClass, fold_value
 from .declarations import decorator_kind, is_program_class
 from .nodes import Kind
 
@@ -41,9 +41,12 @@ class ProgramDecl:
 
 
 def build_context(units: list[list[s.Stmt]],
-                  imported_constants: Optional[Callable[[ModuleContext], dict]] = None) -> ModuleContext:
+                  imported_constants: Optional[Callable[[ModuleContext], dict]] = None,
+                  classes: tuple = ()) -> ModuleContext:
     """Imports and constants of the module's top level, in source order. Constants imported from
-    other modules (`imported_constants`) come first, so that `PAGES = 32 // BLOCK` folds."""
+    other modules (`imported_constants`) come first, so that `PAGES = 32 // BLOCK` folds.
+    `classes`: the module's configuration dataclasses, as (class statement, its members' statements,
+    its text), so that `QWEN3 = Config(head_dim=128)` and then `HEAD_DIM = QWEN3.head_dim` fold."""
     ctx = ModuleContext()
     for stmts in units:
         for st in stmts:
@@ -51,21 +54,45 @@ def build_context(units: list[list[s.Stmt]],
                 ctx.add_import(st)
     if imported_constants is not None:
         ctx.constants.update(imported_constants(ctx))
+    for cls, members, source in classes:
+        ctx.constants[cls.name] = static_class(cls, members, source, ctx.constants)
     for stmts in units:
         for st in stmts:
             _record_constant(st, ctx.constants)
     return ctx
 
 
+def is_dataclass(cls: s.ClassDef) -> bool:
+    """`@dataclass` / `@dataclass(...)` / `@dataclasses.dataclass` on a class."""
+    for d in cls.decorators:
+        target = d.func if isinstance(d, s.Call) else d
+        name = s.dotted_name(target)
+        if name is not None and name.rsplit(".", 1)[-1] == "dataclass":
+            return True
+    return False
+
+
+def static_class(cls: s.ClassDef, members: list, source: str, constants: dict) -> StaticClass:
+    fields, properties = [], {}
+    for st in members:
+        if isinstance(st, s.AnnAssign) and isinstance(st.target, s.Name):
+            fields.append((st.target.id, st.value))
+        elif isinstance(st, s.FunctionDef) and any(s.dotted_name(d) == "property" for d in st.decorators):
+            body = [b for b in st.body if not (isinstance(b, s.ExprStmt) and isinstance(b.value, s.Str))]
+            if len(body) == 1 and isinstance(body[0], s.Return) and body[0].value is not None:
+                properties[st.name] = body[0].value
+    return StaticClass(cls.name, source, tuple(fields), properties, constants)
+
+
 def _record_constant(st: s.Stmt, constants: dict[str, Any]) -> None:
     if isinstance(st, s.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], s.Name):
-        value = fold(st.value, constants)
+        value = fold_value(st.value, constants)
         if value is not None:
             constants[st.targets[0].id] = value
         else:
             constants.pop(st.targets[0].id, None)
     elif isinstance(st, s.AnnAssign) and isinstance(st.target, s.Name) and st.value is not None:
-        value = fold(st.value, constants)
+        value = fold_value(st.value, constants)
         if value is not None:
             constants[st.target.id] = value
 

@@ -16,12 +16,13 @@ from ..ir import nodes as ir
 from ..ir.context import ModuleContext
 from ..ir.nodes import CalleeForm
 from ..ir.lower import FunctionLowering
-from ..ir.module import FunctionSource, ProgramDecl, build_context, find_programs, unit_contribution
+from ..ir.module import FunctionSource, ProgramDecl, build_context, find_programs, is_dataclass, unit_contribution
 from ..pipeline.model import Fn, external_copy
 from ..pipeline.program import ProgramResult, analyse_program
 from ..registry.registry import Registry
 from ..sharing import one_per_value
 from ..syntax import chunker
+from ..syntax import nodes as s
 from ..vocabulary import Code, Severity
 from .caches import Caches, ParsedUnit, parse
 from .helper_callers import lent_scopes
@@ -79,7 +80,7 @@ class DocumentAnalyzer:
             parsed.append(result)
         statements = [p.stmts for p in parsed]
         top = [st if u.kind == "statement" else [] for st, u in zip(statements, units)]
-        ctx = build_context(top, self.imported_constants)
+        ctx = build_context(top, self.imported_constants, _config_classes(units, statements))
         summary = ModuleSummary(constants=dict(ctx.constants), imports=dict(ctx.imported))
         closures: dict = {}  # (closure program, unit) -> its functions and their offset
         fingerprint = _context_key(ctx)
@@ -187,6 +188,19 @@ def signature_token(fn: Optional[Fn]) -> Optional[tuple]:
     return (fn.key, fn.owner, fn.home, fn.kind.value, tuple(d.value for d in fn.dirs),
             tuple((p.name, p.decl.value, p.type, p.span) for p in fn.params), fn.hidden_outputs, tuple(fn.returns),
             tuple(sorted(fn.removed)), fn.source.digest if fn.source is not None else "")
+
+
+def _config_classes(units: list, statements: list) -> tuple:
+    """The module's `@dataclass` classes at the top level, each with its members' statements and its
+    text (their constructions and fields fold into the module's constants)."""
+    out = []
+    for k, (unit, stmts) in enumerate(zip(units, statements)):
+        if unit.kind != "class" or len(stmts) != 1 or not isinstance(stmts[0], s.ClassDef) or not is_dataclass(stmts[0]):
+            continue
+        members = [m for u, part in zip(units, statements) if u.kind == "member" and u.parent == k for m in part]
+        text = unit.code + "".join(u.code for u in units if u.kind == "member" and u.parent == k)
+        out.append((stmts[0], members, text))
+    return tuple(out)
 
 
 def _contribution(parsed: ParsedUnit, ctx: ModuleContext, fingerprint: str, kind: str):

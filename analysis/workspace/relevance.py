@@ -10,6 +10,7 @@ from .caches import Caches, parse
 
 _IMPORT = re.compile(r"(?:from|import)\b")
 _ASSIGNMENT = re.compile(r"[A-Za-z_]\w*\s*(?::[^=]*)?=(?!=)")
+_DATACLASS = re.compile(r"^\s*@\s*(?:\w+\.)*dataclass\b", re.M)
 
 
 def relevance(caches: Caches, units: list[chunker.Unit]) -> tuple[Callable[[chunker.Unit], bool], bool]:
@@ -22,7 +23,14 @@ def relevance(caches: Caches, units: list[chunker.Unit]) -> tuple[Callable[[chun
             ctx = build_context([parse(caches, unit).stmts])
             names.update(ctx.aliases)
 
+    # configuration dataclasses (their fields and properties fold into constants) and their members
+    configs = {k for k, unit in enumerate(units) if unit.kind == "class" and _DATACLASS.search(unit.code)}
+
     def module_level(unit: chunker.Unit) -> bool:
+        if unit.kind == "class":
+            return _DATACLASS.search(unit.code) is not None
+        if unit.kind == "member":
+            return unit.parent in configs
         return unit.kind == "statement" and bool(_IMPORT.match(unit.code) or _ASSIGNMENT.match(unit.code))
     if not names:
         return module_level, False
