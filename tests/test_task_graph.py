@@ -241,7 +241,7 @@ def test_the_e2e_model_has_its_one_race():
     model = ROOT / "vscode-extension" / "e2e" / "workspace" / "decode_layer.py"
     out = subprocess.run(LENS + ["graph", str(model), "--format", "json"], capture_output=True, text=True, check=True)
     (graph,) = json.loads(out.stdout)
-    assert graph["counts"] == {"tasks": 14, "edges": 23, "hazards": 1} and graph["line"] == 127
+    assert graph["counts"] == {"tasks": 14, "edges": 18, "hazards": 1} and graph["line"] == 127
     (race,) = graph["hazards"]
     assert (race["code"], race["first"], race["second"], race["buffer"]) == ("UnorderedWriteAfterRead", 8, 11, "normed")
     racer = graph["tasks"][11]

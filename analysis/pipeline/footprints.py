@@ -7,6 +7,12 @@ certain only if the two tasks certainly touch a common byte, so each
 parameter gets a `Footprint`: `must`, regions touched on every path at
 constant offsets, and `may`, every region it could touch (None: anywhere in
 what it was given). Regions are relative to the parameter (runtime_buffers).
+
+Offsets may be affine (affine.py) in the callee's scalar parameters (the caller binds them to its
+own values, `Footprint.bound`) and in the callee's own loop variables and block index: a loop
+that surely runs makes its body's regions `must` for every value of its variable (its symbol
+ranges over the loop's values). A region that covers the parameter's whole constant shape is the
+whole parameter, whatever view of the buffer the caller passes (G3).
 """
 from __future__ import annotations
 
@@ -14,8 +20,9 @@ from dataclasses import dataclass
 from typing import Optional
 
 from ..ir import nodes as ir
+from . import affine
+from .affine import Affine, Symbol
 from .model import Dispatch, Fn
-from .normalise import const_trip_count
 from .runtime_buffers import (UNKNOWN_REGION, WHOLE, Region, compose, layout_key, reinterpreted, sliced,
                               subscript)
 from .types import infer_types, resolve_op, subscript_is_slice
@@ -25,6 +32,38 @@ from .types import infer_types, resolve_op, subscript_is_slice
 class Footprint:
     must: tuple[Region, ...]
     may: Optional[tuple[Region, ...]]  # None: anywhere in the argument
+    locals: tuple = ()  # the callee's own symbols its regions use (its loop variables): one set per task
+    atomic: bool = False  # every write is an atomic accumulation, and nothing else touches it
+
+    def bound(self, values: dict) -> "Footprint":
+        """The footprint of one task: the callee's scalar parameters' symbols replaced by the caller's
+        values (`values`: symbol -> value, None when the caller's is unknown), its own loop symbols
+        by fresh ones (two tasks iterate their loops independently)."""
+        if not self.locals and not values:
+            return self
+        mapping = dict(values)
+        fresh = []
+        for s in self.locals:
+            renamed = Symbol(s.name, s.lo, s.hi)
+            fresh.append(renamed)
+            mapping[s] = affine.symbol(renamed)
+        must = tuple(r for r in (rebound(r, mapping) for r in self.must) if r.kind != "unknown")
+        may = None if self.may is None else tuple(rebound(r, mapping) for r in self.may)
+        return Footprint(must, may, tuple(fresh), self.atomic)
+
+
+def rebound(region: Region, mapping: dict) -> Region:
+    """A region with symbols replaced (an unknown value makes the region unknown)."""
+    if region.kind != "box" or not any(isinstance(v, Affine) for iv in region.box for v in iv):
+        return region
+    box = []
+    for start, stop in region.box:
+        a = affine.substitute(start, mapping)
+        b = None if stop is None else affine.substitute(stop, mapping)
+        if a is None or (stop is not None and b is None):
+            return UNKNOWN_REGION
+        box.append((a, b))
+    return Region("box", tuple(box), region.visible, region.layout)
 
 
 UNKNOWN_FOOTPRINT = Footprint((), None)
@@ -42,6 +81,7 @@ class Footprints:
     def __init__(self, state):
         self.state = state
         self.memo: dict = {}
+        self.symbols: dict = {}  # id(callee) -> one symbol per parameter
 
     def of(self, callee: Optional[Fn], index: int, depth: int = 0) -> Footprint:
         if callee is None:
@@ -52,6 +92,17 @@ class Footprints:
             known = self.memo[id(callee)] = self._compute(callee, depth) if depth < _MAX_DEPTH else {}
         return known.get(index, UNKNOWN_FOOTPRINT)
 
+    def params(self, callee: Fn) -> list:
+        """One symbol per parameter: what the footprints' offsets say of a scalar parameter."""
+        found = self.symbols.get(id(callee))
+        if found is None:
+            found = self.symbols[id(callee)] = [Symbol(p.name) for p in callee.params]
+        return found
+
+    def bind(self, callee: Fn, args: list, env: dict) -> dict:
+        """The caller's values of the callee's scalar parameters (affine in the caller's symbols)."""
+        return {s: affine.evaluate(arg, env) for s, arg in zip(self.params(callee), args)}
+
     def _compute(self, fn: Fn, depth: int) -> dict:
         body, types = fn.body, fn.types
         params = [p.var for p in fn.params]
@@ -61,25 +112,38 @@ class Footprints:
             types = infer_types(fn.source.params, body, self.state.registry, lambda call: None)
         if not body:
             return {k: UNKNOWN_FOOTPRINT for k in range(len(fn.params))}
-        walk = _Walk(self, types, {v: (k, WHOLE) for k, v in enumerate(params)}, depth)
+        symbols = self.params(fn)
+        env = {v: affine.symbol(symbols[k]) for k, v in enumerate(params) if k < len(symbols)}
+        shapes = [types.get(v, v.annotation or ir.UNKNOWN).shape for v in params]
+        walk = _Walk(self, types, {v: (k, WHOLE) for k, v in enumerate(params)}, depth, env, shapes)
         walk.block(body, certain=True)
-        return {k: Footprint(tuple(walk.must.get(k, ())), None if k in walk.anywhere else tuple(walk.may.get(k, ())))
+        local = tuple(walk.locals)
+        return {k: Footprint(tuple(walk.must.get(k, ())), None if k in walk.anywhere else tuple(walk.may.get(k, ())),
+                             local, k in walk.atomic and k not in walk.plain)
                 for k in range(len(params))}
 
 
 class _Walk:
-    def __init__(self, owner: Footprints, types, alias: dict, depth: int):
+    def __init__(self, owner: Footprints, types, alias: dict, depth: int, env: dict, param_shapes: list):
         self.owner = owner
         self.registry = owner.state.registry
         self.types = types
         self.alias = alias  # Var -> (parameter index, region of the parameter it names)
         self.depth = depth
+        self.env = env  # scalar Var -> its affine value (parameters' and loops' symbols, constants)
+        self.param_shapes = param_shapes
         self.must: dict = {}
         self.may: dict = {}
         self.anywhere: set = set()
         self.shapes: dict = {}  # tile Var -> its shape (a TupleExpr), where known
+        self.locals: list = []  # the symbols of this function's loops and block index
+        self.atomic: set = set()  # parameters written by an atomic accumulation
+        self.plain: set = set()  # parameters touched any other way
 
-    def touch(self, k: int, must: Optional[Region], may: Optional[Region], certain: bool) -> None:
+    def touch(self, k: int, must: Optional[Region], may: Optional[Region], certain: bool,
+              atomic: bool = False) -> None:
+        (self.atomic if atomic else self.plain).add(k)
+        must, may = self._whole(k, must), self._whole(k, may)
         if must is not None and certain and must.kind != "unknown":
             self.must.setdefault(k, []).append(must)
         if may is None or may.kind == "unknown":
@@ -87,12 +151,41 @@ class _Walk:
         else:
             self.may.setdefault(k, []).append(may)
 
+    def _whole(self, k: int, region: Optional[Region]) -> Optional[Region]:
+        """A box covering the parameter's whole constant shape is the whole parameter (G3: the same
+        bytes, whatever view of the buffer the caller passed)."""
+        shape = self.param_shapes[k] if k < len(self.param_shapes) else None
+        if region is None or region.kind != "box" or region.layout is not None or not shape \
+                or not all(isinstance(d, int) for d in shape) or len(region.box) > len(shape):
+            return region
+        for d, extent in enumerate(shape):
+            start, stop = region.box[d] if d < len(region.box) else (0, None)
+            if start != 0 or (stop is not None and stop != extent):
+                return region
+        return WHOLE
+
     def uses(self, expr, certain: bool, whole: bool = False) -> None:
         """Every parameter an expression mentions is touched somewhere in what it names."""
         for v in ir.expr_vars(expr):
             if v in self.alias:
                 k, region = self.alias[v]
                 self.touch(k, region if whole else None, region, certain)
+
+    def loop_var(self, stmt: ir.Loop) -> bool:
+        """Give the loop variable its affine value `start + step * m`, `m` a symbol over the iterations
+        (constant bounds, or bounds whose difference is constant: `pl.range(db, db + 2)`); whether the
+        loop surely runs (a constant trip count of at least one)."""
+        if stmt.kind == "while" or not stmt.bounds or len(stmt.bounds) > 3:
+            return False
+        bounds = [affine.evaluate(b, self.env) for b in stmt.bounds]
+        start, stop, step = (0, bounds[0], 1) if len(bounds) == 1 else (bounds + [1])[:3]
+        trips = _trips(start, stop, step)
+        step = affine.constant(step)
+        if stmt.loop_var is not None and start is not None and step:
+            m = Symbol(f"{stmt.loop_var.name}#", 0, None if trips is None else max(trips - 1, 0))
+            self.locals.append(m)
+            self.env[stmt.loop_var] = affine.add(start, affine.scale(affine.symbol(m), step))
+        return trips is not None and trips > 0
 
     def block(self, body: list, certain: bool) -> None:
         for stmt in body:
@@ -111,11 +204,11 @@ class _Walk:
                 for phi in stmt.phis:
                     self.join(phi.var, [phi.then_value, phi.else_value])
             elif isinstance(stmt, ir.Loop):
-                trips = const_trip_count(stmt)
+                runs = self.loop_var(stmt)
                 for c in stmt.carries:
                     if c.init in self.alias:
                         self.alias[c.iter_var] = self.alias[c.init]
-                self.block(stmt.body, certain and stmt.kind != "while" and trips is not None and trips > 0)
+                self.block(stmt.body, certain and runs)
                 for c in stmt.carries:
                     self.join(c.result, [c.init, c.yield_value])
             elif isinstance(stmt, ir.Scope):
@@ -132,6 +225,10 @@ class _Walk:
 
     def assign(self, stmt: ir.Assign, certain: bool) -> None:
         value, var = stmt.value, stmt.var
+        if var is not None and isinstance(value, (ir.Const, ir.Ref, ir.Arith)):
+            number = affine.evaluate(value, self.env)
+            if number is not None:
+                self.env[var] = number
         if isinstance(value, ir.Ref):
             if value.var in self.alias and var is not None:
                 self.alias[var] = self.alias[value.var]
@@ -141,7 +238,7 @@ class _Walk:
             base = value.value
             if isinstance(base, ir.Ref) and base.var in self.alias:
                 k, region = self.alias[base.var]
-                inner = subscript(region, value.index)
+                inner = subscript(region, value.index, self.env)
                 if subscript_is_slice(value, self.types):
                     if var is not None:
                         self.alias[var] = (k, inner)
@@ -160,10 +257,13 @@ class _Walk:
 
     def call(self, call: ir.UserCall, certain: bool) -> None:
         callee = self.owner.state.callee(call)
+        values = self.owner.bind(callee, call.args, self.env) if callee is not None else {}
         for i, arg in enumerate(call.args):
             if isinstance(arg, ir.Ref) and arg.var in self.alias:
                 k, region = self.alias[arg.var]
-                inner = self.owner.of(callee, i, self.depth + 1) if callee is not None else UNKNOWN_FOOTPRINT
+                inner = self.owner.of(callee, i, self.depth + 1).bound(values) if callee is not None \
+                    else UNKNOWN_FOOTPRINT
+                self.locals.extend(inner.locals)
                 for r in inner.must:
                     self.touch(k, compose(region, r), None if inner.may is None else compose(region, r), certain)
                 if inner.may is None:
@@ -182,14 +282,20 @@ class _Walk:
         args = {names[i] if i is not None and i < len(names) else f"#{n}": a
                 for n, (a, i) in enumerate(view.arguments())}
         var = stmt.var
+        if name in ("tile.get_block_idx", "tensor.get_block_idx") and var is not None:
+            block = Symbol("block#", 0, None)  # each block of an spmd launch is one value of it
+            self.locals.append(block)
+            self.env[var] = affine.symbol(block)
+            return
         if name in _METADATA:
             return
+        atomic = _is_atomic(call)
         if call.dsl == "@setitem" and len(call.args) == 3:  # `t[...] = src` (N5)
             target, source, index = call.args
             if isinstance(target, ir.Ref) and target.var in self.alias and isinstance(index, ir.TupleExpr):
                 k, region = self.alias[target.var]
-                written = subscript(region, index.elts) if name == "tensor.assemble" else UNKNOWN_REGION
-                self.touch(k, written, written, certain)
+                written = subscript(region, index.elts, self.env) if name == "tensor.assemble" else UNKNOWN_REGION
+                self.touch(k, written, written, certain, atomic)
                 if var is not None:
                     self.alias[var] = (k, region)
                 self.uses(source, certain, whole=True)
@@ -201,7 +307,7 @@ class _Walk:
             shape, offsets = args.get("shape"), args.get("offset")
             if var is not None:
                 ok = isinstance(shape, ir.TupleExpr) and isinstance(offsets, ir.TupleExpr) and "drop_dims" not in args
-                self.alias[var] = (k, sliced(region, shape.elts, offsets.elts) if ok else UNKNOWN_REGION)
+                self.alias[var] = (k, sliced(region, shape.elts, offsets.elts, self.env) if ok else UNKNOWN_REGION)
             return
         if name in _VIEWS or self.registry.is_view(view.op_name):
             source = next(iter(args.values()), None)
@@ -229,15 +335,17 @@ class _Walk:
             if name == "tile.store" and shape is None:
                 tile = args.get("tile")
                 shape = self.shapes.get(tile.var) if isinstance(tile, ir.Ref) else None
+            accumulates = atomic and _accumulated(view.op_name, arg_name)
             if isinstance(offsets, ir.TupleExpr):
-                point = sliced(region, [ir.Const(1)] * len(offsets.elts), offsets.elts)
-                box = sliced(region, shape.elts, offsets.elts) if isinstance(shape, ir.TupleExpr) else UNKNOWN_REGION
-                self.touch(k, box if box.kind != "unknown" else point, box, certain)
+                point = sliced(region, [ir.Const(1)] * len(offsets.elts), offsets.elts, self.env)
+                box = sliced(region, shape.elts, offsets.elts, self.env) if isinstance(shape, ir.TupleExpr) \
+                    else UNKNOWN_REGION
+                self.touch(k, box if box.kind != "unknown" else point, box, certain, accumulates)
             elif offsets is not None:
-                self.touch(k, None, None, certain)
+                self.touch(k, None, None, certain, accumulates)
             else:  # a whole-tensor operand (tensor.add(x, y), ...): all of what it names
                 whole = name.split(".", 1)[0] in ("tensor", "tile")
-                self.touch(k, region if whole else None, region, certain)
+                self.touch(k, region if whole else None, region, certain, accumulates)
             touched = True
         alias = self.registry.result_alias(view.op_name)
         source = view.arg_for(alias) if alias is not None else None
@@ -245,6 +353,28 @@ class _Walk:
             self.alias[var] = self.alias[source.var]
         if not touched:
             self.uses(call, certain)
+
+
+def _trips(start, stop, step) -> Optional[int]:
+    """How many iterations `range(start, stop, step)` makes when that does not depend on symbols."""
+    span = None if start is None or stop is None else affine.constant(affine.sub(stop, start))
+    step = affine.constant(step)
+    if span is None or not step:
+        return None
+    return len(range(0, span, step))
+
+
+def _is_atomic(call: ir.OpCall) -> bool:
+    """`atomic=pl.AtomicType.Add` (or another accumulating kind): such writes commute."""
+    kind = call.kwargs.get("atomic")
+    path = getattr(kind, "path", "") or ""
+    return bool(path) and not path.endswith(("None_", "NONE", "None"))
+
+
+def _accumulated(op_name: Optional[str], arg_name: str) -> bool:
+    """The operand an atomic store or assemble accumulates into."""
+    return (op_name == "tile.store" and arg_name == "output_tensor") or \
+        (op_name in ("tensor.assemble", "tile.assemble") and arg_name in ("target", "input", "#0"))
 
 
 def footprint_overlap(a: Footprint, ra: Region, b: Footprint, rb: Region) -> str:

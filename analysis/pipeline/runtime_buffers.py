@@ -13,6 +13,8 @@ from typing import Optional
 
 from ..ir import nodes as ir
 from ..syntax.nodes import Span
+from . import affine
+from .affine import Affine, add, at_least, at_most, evaluate, sub
 
 
 @dataclass(eq=False)
@@ -35,7 +37,9 @@ class Base:
 # an argument whose buffer the analysis cannot name: it may be any buffer
 WILD = Base("?", "wild", "", None)
 
-Interval = tuple[int, Optional[int]]  # [start, stop); stop None: to the end of the dimension
+# [start, stop); stop None: to the end of the dimension. Bounds are integers, or affine in loop
+# variables and a callee's scalar parameters (affine.py: `i*64`), compared through their differences
+Interval = tuple[affine.Value, Optional[affine.Value]]
 
 
 @dataclass(frozen=True)
@@ -59,9 +63,13 @@ class Region:
     def text(self) -> str:
         if self.kind != "box":
             return self.kind
-        parts = [f"{start}:{'' if stop is None else stop}" if stop != start + 1 else str(start)
+        parts = [f"{_text(start)}:{'' if stop is None else _text(stop)}" if stop != add(start, 1) else _text(start)
                  for start, stop in self.box]
         return "[" + ", ".join(p if p != "0:" else ":" for p in parts) + "]"
+
+
+def _text(v: affine.Value) -> str:
+    return v.text() if isinstance(v, Affine) else str(v)
 
 
 UNKNOWN_LAYOUT = ("?",)
@@ -86,16 +94,30 @@ def _int(expr) -> Optional[int]:
     return None
 
 
-def _bound(expr, default):
-    """(value, ok) of a slice bound: absent -> default; a constant >= 0; anything else not ok."""
+def _bound(expr, default, env: Optional[dict] = None):
+    """(value, ok) of a slice bound: absent -> default; a constant >= 0, or a value affine in what
+    `env` knows (loop variables, scalar parameters); anything else not ok."""
     if expr is None or (isinstance(expr, ir.Const) and expr.value is None):
         return default, True
-    value = _int(expr)
+    value = evaluate(expr, env or {})
+    if isinstance(value, Affine):
+        return value, True
     return value, value is not None and value >= 0
 
 
-def subscript(region: Region, index: list) -> Region:
-    """`t[a:b, k, :]` of a view with `region` (constant non-negative bounds only, else unknown)."""
+def _within(new_stop, stop):
+    """min(new_stop, stop), where it is known; the new stop where it is not."""
+    if stop is None or new_stop is None:
+        return stop if new_stop is None else new_stop
+    if at_most(sub(new_stop, stop), 0):
+        return new_stop
+    if at_least(sub(new_stop, stop), 0):
+        return stop
+    return new_stop
+
+
+def subscript(region: Region, index: list, env: Optional[dict] = None) -> Region:
+    """`t[a:b, k, :]` of a view with `region` (bounds constant, or affine in what `env` knows)."""
     if region.kind == "unknown" or not region.sliceable:
         return UNKNOWN_REGION
     box = {d: _dim(region, d) for d in range(len(region.box))}
@@ -105,36 +127,37 @@ def subscript(region: Region, index: list) -> Region:
         start, stop = box.get(d, (0, None))
         if isinstance(item, ir.Arith) and item.op == "slice":
             lo, hi, step = (list(item.operands) + [None, None, None])[:3]
-            (lo_v, lo_ok), (hi_v, hi_ok), (step_v, step_ok) = _bound(lo, 0), _bound(hi, None), _bound(step, 1)
+            (lo_v, lo_ok), (hi_v, hi_ok), (step_v, step_ok) = \
+                _bound(lo, 0, env), _bound(hi, None, env), _bound(step, 1, env)
             if not (lo_ok and hi_ok and step_ok) or step_v != 1:
                 return UNKNOWN_REGION
-            new_stop = stop if hi_v is None else start + hi_v
-            if stop is not None and new_stop is not None:
-                new_stop = min(new_stop, stop)
-            box[d] = (start + lo_v, new_stop)
+            new_stop = stop if hi_v is None else _within(add(start, hi_v), stop)
+            box[d] = (add(start, lo_v), new_stop)
             kept.append(d)
         else:
-            k = _int(item)
-            if k is None or k < 0:
+            k, ok = _bound(item, None, env)
+            if k is None or not ok:
                 return UNKNOWN_REGION
-            box[d] = (start + k, start + k + 1)  # a scalar index drops the dimension
+            box[d] = (add(start, k), add(add(start, k), 1))  # a scalar index drops the dimension
     rest = [region.visible[j] for j in range(len(index), len(region.visible))]
     return _make(box, kept + rest, region.layout)
 
 
-def sliced(region: Region, shape: list, offsets: list) -> Region:
-    """`pl.slice(t, shape, offsets)`: element ranges [offset, offset + shape) per dimension."""
+def sliced(region: Region, shape: list, offsets: list, env: Optional[dict] = None) -> Region:
+    """`pl.slice(t, shape, offsets)`: element ranges [offset, offset + shape) per dimension (a constant
+    extent; an offset constant, or affine in what `env` knows)."""
     if region.kind == "unknown" or not region.sliceable or len(shape) != len(offsets):
         return UNKNOWN_REGION
     box = {d: _dim(region, d) for d in range(len(region.box))}
     kept = []
     for j, (extent, offset) in enumerate(zip(shape, offsets)):
-        e, o = _int(extent), _int(offset)
-        if e is None or o is None or e < 0 or o < 0:
+        e = _int(extent)
+        o, ok = _bound(offset, None, env)
+        if e is None or e < 0 or o is None or not ok:
             return UNKNOWN_REGION
         d = _base_dim(region, j)
         start, _ = box.get(d, (0, None))
-        box[d] = (start + o, start + o + e)
+        box[d] = (add(start, o), add(add(start, o), e))
         kept.append(d)
     return _make(box, kept, region.layout)
 
@@ -186,24 +209,27 @@ def compose(outer: Region, inner: Region) -> Region:
     for j, (start, stop) in enumerate(inner.box):
         d = _base_dim(outer, j)
         o_start, o_stop = box.get(d, (0, None))
-        new_stop = o_stop if stop is None else o_start + stop
-        if o_stop is not None and new_stop is not None:
-            new_stop = min(new_stop, o_stop)
-        box[d] = (o_start + start, new_stop)
+        new_stop = o_stop if stop is None else _within(add(o_start, stop), o_stop)
+        box[d] = (add(o_start, start), new_stop)
     return _make(box, [_base_dim(outer, j) for j in range(len(outer.visible))], outer.layout)
 
 
 def overlap(a: Region, b: Region) -> str:
-    """G3 on one base: 'none' (disjoint boxes), 'certain', or 'unknown' (run-time offsets)."""
+    """G3 on one base: 'none' (disjoint boxes: in some dimension one ends before the other starts,
+    for every value of their symbols), 'certain' (in every dimension each ends after the other
+    starts, for every value), or 'unknown' (run-time offsets)."""
     if a.kind == "whole" or b.kind == "whole":
         return "certain"  # every part of a buffer lies inside the whole of it
     if a.kind == "unknown" or b.kind == "unknown" or a.layout != b.layout:
         return "unknown"
+    certain = True
     for d in range(max(len(a.box), len(b.box))):
         (s1, e1), (s2, e2) = _dim(a, d), _dim(b, d)
-        if (e1 is not None and e1 <= s2) or (e2 is not None and e2 <= s1):
+        if (e1 is not None and at_most(sub(e1, s2), 0)) or (e2 is not None and at_most(sub(e2, s1), 0)):
             return "none"
-    return "certain"
+        if not ((e1 is None or at_least(sub(e1, s2), 1)) and (e2 is None or at_least(sub(e2, s1), 1))):
+            certain = False
+    return "certain" if certain else "unknown"
 
 
 def covers(outer: Region, inner: Region) -> bool:
@@ -214,7 +240,7 @@ def covers(outer: Region, inner: Region) -> bool:
         return False
     for d in range(max(len(outer.box), len(inner.box))):
         (s1, e1), (s2, e2) = _dim(outer, d), _dim(inner, d)
-        if s2 < s1 or (e1 is not None and (e2 is None or e2 > e1)):
+        if not at_least(sub(s2, s1), 0) or (e1 is not None and (e2 is None or not at_least(sub(e1, e2), 0))):
             return False
     return True
 
@@ -260,6 +286,19 @@ NO_TID = TidValue()
 WILD_TID = TidValue(wild=True)
 
 
+class TidArray:
+    """A task-id array (`pl.array.create(n, pl.TASK_ID)`): one object, written in place, so every
+    name of it (the versions SSA gives, an inline helper's parameter) reads what was stored so far."""
+
+    __slots__ = ("content",)
+
+    def __init__(self) -> None:
+        self.content = NO_TID
+
+    def store(self, value: TidValue) -> None:
+        self.content = self.content.union(value).loose()
+
+
 @dataclass(frozen=True)
 class TupleValue:
     elts: tuple
@@ -271,9 +310,18 @@ def join(a, b):
         return a if b is None else b
     if isinstance(a, BufferValue) and isinstance(b, BufferValue):
         return a.union(b)
+    if isinstance(a, TidArray) or isinstance(b, TidArray):
+        if a is b:
+            return a
+        # two arrays (or an array and an id): either; what they hold now
+        return _tids(a).union(_tids(b)).loose()
     if isinstance(a, TidValue) and isinstance(b, TidValue):
         return a.union(b)
     if isinstance(a, TupleValue) and isinstance(b, TupleValue) and len(a.elts) == len(b.elts):
         return TupleValue(tuple(join(x, y) for x, y in zip(a.elts, b.elts)))
     return BufferValue(((WILD, UNKNOWN_REGION),)) if isinstance(a, BufferValue) or isinstance(b, BufferValue) \
         else WILD_TID
+
+
+def _tids(value) -> TidValue:
+    return value.content if isinstance(value, TidArray) else value if isinstance(value, TidValue) else WILD_TID

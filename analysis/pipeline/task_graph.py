@@ -10,7 +10,12 @@ lookup (G6), creator edges of runtime-allocated outputs (G7), nothing for NoDep
 
 Loops are what the runtime sees: the same tasks again. Each loop body is walked
 twice (an iteration and the next one), so a task meets its own next iteration;
-an edge or pair between the two copies is *carried*. Both arms of an `if` start
+an edge or pair between the two copies is *carried*. A loop variable is affine in
+symbols (affine.py): `start + step * m` in the first copy, `start + step * (m + k)`
+in the second (`k >= 1`: any later iteration), so regions indexed by it compare
+exactly. A task-id array is one object, updated in place (`tids[0] = tid`, also
+inside an inline helper): a read sees what the walk stored in it so far, the
+next iteration's read what the last one stored (G9). Both arms of an `if` start
 from the map before it and their maps are joined after it. Where the analysis
 cannot name a buffer or a task id it assumes the worst for ordering (the
 pair may be ordered), never for hazards (precision, runtime.md §5).
@@ -28,12 +33,14 @@ from ..ir import nodes as ir
 from ..ir.nodes import ArgDir, Dir, Kind
 from ..sharing import shared
 from ..syntax.nodes import Span
+from . import affine
+from .affine import Symbol
 from .footprints import UNKNOWN_FOOTPRINT, WHOLE_FOOTPRINT, Footprint, Footprints
 from .model import CallResult, Dispatch, Fn
 from .normalise import const_trip_count
 from .runtime_buffers import (NO_TID, UNKNOWN_REGION, WHOLE, WILD, WILD_TID, Base, BufferValue, Region,
-                              TidValue, TupleValue, covers, join, layout_key, overlap, reinterpreted, sliced,
-                              subscript)
+                              TidArray, TidValue, TupleValue, covers, join, layout_key, overlap, reinterpreted,
+                              sliced, subscript)
 from .types import alias_source, expr_type, resolve_op, subscript_is_slice
 
 # -- what the stage gives ---------------------------------------------------------------------
@@ -77,6 +84,7 @@ class LoopInfo:
     span: Span
     trips: Optional[int]
     parent: Optional[int]
+    count: Optional[str] = None  # what a dynamic trip count is (`ctx_blocks`), when it is a name
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,7 +130,7 @@ class Access:
     reads: bool
     writes: bool
     fixed: Optional[Footprint] = None  # what the callee touches of what the argument names, when known
-    source: Optional[tuple] = None  # else (Footprints, callee, slot): computed when a hazard asks
+    source: Optional[tuple] = None  # else (Footprints, callee, slot, scalar values): computed when asked
 
     @property
     def footprint(self) -> Footprint:
@@ -130,8 +138,8 @@ class Access:
             return self.fixed
         if self.source is None:
             return UNKNOWN_FOOTPRINT
-        footprints, callee, slot = self.source
-        self.fixed = footprints.of(callee, slot)
+        footprints, callee, slot, values = self.source
+        self.fixed = footprints.of(callee, slot).bound(values)
         return self.fixed
 
 
@@ -231,7 +239,9 @@ class _Builder:
         self.fn = fn
         self.by_call = by_call
         self.registry = state.registry
-        self.values: dict = {}  # Var -> BufferValue | TidValue | TupleValue
+        self.values: dict = {}  # Var -> BufferValue | TidValue | TidArray | TupleValue
+        self.scalars: dict = {}  # scalar Var -> its affine value (loop variables' symbols, constants)
+        self.loop_symbols: dict = {}  # (loop id, outer copies) -> (iteration symbol, later-iteration symbol)
         self.tasks: list[Task] = []
         self.task_of: dict = {}  # id(statement) -> Task
         self.loops: list[LoopInfo] = []
@@ -306,7 +316,7 @@ class _Builder:
         info = self.loop_of.get(id(stmt))
         if info is None:
             info = LoopInfo(len(self.loops), stmt.kind, self.fn.owner, stmt.span, const_trip_count(stmt),
-                            ctx.loops[-1] if ctx.loops else None)
+                            ctx.loops[-1] if ctx.loops else None, _count_text(stmt))
             self.loops.append(info)
             self.loop_of[id(stmt)] = info
         trips = info.trips
@@ -316,6 +326,7 @@ class _Builder:
         inits = [self.var_value(c.init) if c.init is not None else None for c in stmt.carries]
         expand = ctx.expand and (trips is None or trips > 1) and self.budget > 0
         copies = 2 if expand else 1
+        numbers = [c for c in stmt.carries if c.init is not None and c.init in self.scalars]
         for copy in range(copies):
             for c, init in zip(stmt.carries, inits):
                 value = init if copy == 0 else self.var_value(c.yield_value) if c.yield_value is not None else None
@@ -323,6 +334,12 @@ class _Builder:
                     self.values[c.iter_var] = value
                 else:
                     self.values.pop(c.iter_var, None)
+            for c in numbers:  # a carried number is known in the first iteration only
+                if copy == 0:
+                    self.scalars[c.iter_var] = self.scalars[c.init]
+                else:
+                    self.scalars.pop(c.iter_var, None)
+            self._loop_variable(stmt, info, ctx, copy)
             inner = _Ctx(ctx.copies + ((info.id, copy),), ctx.loops + (info.id,), markers, ctx.branch,
                          ctx.manual, expand)
             self.block(stmt.body, inner)
@@ -335,8 +352,35 @@ class _Builder:
             if value is not None:
                 self.values[c.result] = value
 
+    def _loop_variable(self, stmt: ir.Loop, info: LoopInfo, ctx: _Ctx, copy: int) -> None:
+        """The loop variable in this copy: `start + step * m`, then `start + step * (m + k)`, `m` the
+        first copy's iteration and `k >= 1` how many iterations later the second copy is."""
+        var = stmt.loop_var
+        if var is None:
+            return
+        bounds = [affine.evaluate(b, self.scalars) for b in stmt.bounds] if stmt.kind != "while" else []
+        start, stop, step = (0, bounds[0], 1) if len(bounds) == 1 else (bounds + [1])[:3] if bounds else \
+            (None, None, None)
+        step = affine.constant(step)
+        if start is None or not step:
+            self.scalars.pop(var, None)
+            return
+        trips = info.trips
+        key = (info.id, ctx.copies)
+        symbols = self.loop_symbols.get(key)
+        if symbols is None:
+            last = None if trips is None else max(trips - 1, 0)
+            symbols = self.loop_symbols[key] = (Symbol(var.name, 0, last), Symbol("k", 1, last))
+        m, later = symbols
+        index = affine.symbol(m) if copy == 0 else affine.add(affine.symbol(m), affine.symbol(later))
+        self.scalars[var] = affine.add(start, affine.scale(index, step))
+
     def assign(self, stmt: ir.Assign, ctx: _Ctx) -> None:
         value = stmt.value
+        if stmt.var is not None and isinstance(value, (ir.Const, ir.Ref, ir.Arith)):
+            number = affine.evaluate(value, self.scalars)
+            if number is not None:
+                self.scalars[stmt.var] = number
         if isinstance(value, ir.UserCall):
             result = self.call_task(stmt, value, ctx)
         elif isinstance(value, ir.OpCall):
@@ -369,12 +413,14 @@ class _Builder:
             return self._unknown(expr.var)
         if isinstance(expr, ir.Subscript):
             base = self.expr_value(expr.value)
+            if isinstance(base, TidArray):
+                return base.content.loose()  # one slot of a task-id array: any task stored in it so far
             if isinstance(base, TidValue):
-                return base.loose()  # one slot of a task-id array: any task stored in it
+                return base.loose()
             if isinstance(base, BufferValue):
                 if not subscript_is_slice(expr, self.fn.types):
                     return None  # an element read
-                return base.map(lambda region: subscript(region, expr.index))
+                return base.map(lambda region: subscript(region, expr.index, self.scalars))
             return None
         if isinstance(expr, ir.TupleExpr):
             return TupleValue(tuple(self.expr_value(e) for e in expr.elts))
@@ -392,7 +438,12 @@ class _Builder:
                     p = self.params[var]
                     base = self.param_bases[var] = Base(p.name, "param", self.fn.owner, p.span)
                 return BufferValue(((base, WHOLE),))
-            if t.cls == "array" or (t.cls == "scalar"):
+            if t.cls == "array":  # the caller's task-id array: what it held orders nothing in this graph
+                array = self.param_bases.get(var)
+                if array is None:
+                    array = self.param_bases[var] = TidArray()
+                return array
+            if t.cls == "scalar":
                 return NO_TID  # a task id from the caller orders nothing in this graph
             return None
         return self._unknown(var)
@@ -405,6 +456,8 @@ class _Builder:
 
     def tid_value(self, expr) -> TidValue:
         value = self.expr_value(expr)
+        if isinstance(value, TidArray):
+            return value.content.loose()
         if isinstance(value, TidValue):
             return value
         if isinstance(expr, (ir.Other, ir.Arith, ir.TupleExpr)):  # a comprehension or list of task ids
@@ -424,13 +477,18 @@ class _Builder:
         if name == "system.task_invalid":
             return NO_TID
         if name == "array.create":
-            return NO_TID
+            return TidArray()
         setitem = call.dsl == "@setitem" and len(call.args) > 1
-        if name == "array.update_element" or (setitem and isinstance(self.expr_value(call.args[0]), TidValue)):
-            # a task-id array holds any task stored in it; `arr[k] = tid` (N5) passes (target, value,
-            # index), the op itself (array, index, value)
+        if name == "array.update_element" or (setitem and isinstance(self.expr_value(call.args[0]),
+                                                                     (TidValue, TidArray))):
+            # a task-id array holds any task stored in it, in place; `arr[k] = tid` (N5) passes
+            # (target, value, index), the op itself (array, index, value)
             stored = call.args[1] if setitem else view.arg_for(2)
             arr, value = self.expr_value(call.args[0] if setitem else view.arg_for(0)), self.expr_value(stored)
+            if isinstance(arr, TidArray):
+                if isinstance(value, TidValue):
+                    arr.store(value)
+                return arr
             if isinstance(arr, TidValue) or isinstance(value, TidValue):
                 out = arr if isinstance(arr, TidValue) else NO_TID
                 return out.union(value if isinstance(value, TidValue) else NO_TID).loose()
@@ -441,7 +499,7 @@ class _Builder:
             shape = call.args[0] if call.args else None
             if isinstance(value, BufferValue) and isinstance(shape, ir.TupleExpr) and isinstance(offsets, ir.TupleExpr):
                 dims = [ir.Const(1)] * (len(offsets.elts) - len(shape.elts)) + list(shape.elts)
-                return value.map(lambda region: sliced(region, dims, offsets.elts))
+                return value.map(lambda region: sliced(region, dims, offsets.elts, self.scalars))
             if isinstance(value, BufferValue):
                 return value.map(lambda region: UNKNOWN_REGION)
         if name == "tensor.create":
@@ -455,7 +513,7 @@ class _Builder:
             if not isinstance(source, BufferValue):
                 return None
             if isinstance(shape, ir.TupleExpr) and isinstance(offsets, ir.TupleExpr) and view.arg_for(4) is None:
-                return source.map(lambda region: sliced(region, shape.elts, offsets.elts))
+                return source.map(lambda region: sliced(region, shape.elts, offsets.elts, self.scalars))
             return source.map(lambda region: UNKNOWN_REGION)
         if name in ("tensor.view", "tensor.reshape", "tensor.transpose", "tensor.reinterpret_view") \
                 or self.registry.is_view(view.op_name):
@@ -467,7 +525,7 @@ class _Builder:
         alias = self.registry.result_alias(view.op_name)
         if alias is not None:  # tensor.assemble at this level writes nothing itself: it names its target
             source = self.expr_value(view.arg_for(alias))
-            if isinstance(source, (BufferValue, TidValue)):
+            if isinstance(source, (BufferValue, TidValue, TidArray)):
                 return source
         if stmt.var is not None and expr_type(ir.Ref(stmt.var), self.fn.types).cls in ("tensor", "dtensor"):
             return BufferValue(((WILD, UNKNOWN_REGION),))
@@ -559,11 +617,12 @@ class _Builder:
                 for base, reg in value.candidates:
                     access = Access(len(args) - 1, base, reg, len(value.candidates) > 1, tag, reads, writes,
                                     footprint, None if footprint is not None or callee is None else
-                                    (self.footprints, callee, index))
+                                    (self.footprints, callee, index, values))
                     inst.accesses.append(access)
                     accesses.append((access, value))
 
         dirs = callee.dirs if callee is not None else []
+        values = self.footprints.bind(callee, call.args, self.scalars) if callee is not None else {}
         for i, arg in enumerate(call.args):
             value = self.expr_value(arg)
             direction = directions[i] if i < len(directions) else None
@@ -785,6 +844,15 @@ def _mark_redundant(edges: list[Edge], n: int) -> list[Edge]:
         out.append(Edge(e.src, e.dst, e.rule, e.kind, e.buffer, e.carried, e.overlap, redundant)
                    if redundant else e)
     return out
+
+
+def _count_text(loop: ir.Loop) -> Optional[str]:
+    """The name a dynamic trip count goes by (`pl.range(ctx_blocks)`, `pl.range(0, n)`), if any."""
+    bounds = loop.bounds
+    stop = bounds[0] if len(bounds) == 1 else bounds[1] if len(bounds) in (2, 3) and \
+        isinstance(bounds[0], ir.Const) and bounds[0].value == 0 and (len(bounds) == 2 or (
+            isinstance(bounds[2], ir.Const) and bounds[2].value == 1)) else None
+    return stop.var.name if isinstance(stop, ir.Ref) and not stop.var.name.startswith("_t") else None
 
 
 def _is_manual(scope: ir.Scope) -> bool:

@@ -1,6 +1,6 @@
 # Rules: precision (runtime.md §5): an unordered pair whose overlap depends on run-time
-# offsets, or where one task runs under a condition the other does not, or which spans two
-# iterations, is at most information (off by default), never a warning.
+# offsets (here a row stride `r` known only at run time), or where one task runs under a
+# condition the other does not, is at most information (off by default), never a warning.
 # verified with the oracle (--pipeline), PyPTO e2d0f78: it accepts the program and derives the
 # directions PyPTO Lens shows, call by call.
 import pypto.language as pl
@@ -36,9 +36,10 @@ def main(  # expect-graph: hazards=4
     out: pl.Out[pl.Tensor[[4 * R, C], pl.FP32]],
     flag: pl.Scalar[pl.INDEX] = pl.RUNTIME,
     n: pl.Scalar[pl.INDEX] = pl.RUNTIME,
+    r: pl.Scalar[pl.INDEX] = pl.RUNTIME,
 ):
     for i in pl.parallel(4):
-        out = put_row(x, i * R, out)  # expect-hazard: UnorderedWriteAfterWrite self out information carried
+        out = put_row(x, i * r, out)  # expect-hazard: UnorderedWriteAfterWrite self out information carried
 
     buf = pl.create_tensor([R, C], dtype=pl.FP32)
     buf = fill(x, buf)
@@ -56,6 +57,6 @@ def main(  # expect-graph: hazards=4
 
     rows = pl.create_tensor([4 * R, C], dtype=pl.FP32)
     for k in pl.parallel(2):
-        part = rows[k * R:(k + 1) * R, :]
+        part = rows[k * r:k * r + R, :]
         part = fill(x, part)  # expect-hazard: UnorderedWriteAfterWrite self rows information carried
     return out

@@ -72,7 +72,7 @@ const GRAPH_LENS = '2 tasks · 2 edges · 0 hazards';
 // decode_layer.py: its layer's graph, the one race (the draft head's read of `normed` and the MLP
 // norm's overwrite of it), and where the later access is
 const MODEL = 'decode_layer.py';
-const MODEL_LENS = '14 tasks · 23 edges · 1 hazard';
+const MODEL_LENS = '14 tasks · 18 edges · 1 hazard';
 const MODEL_TASKS = 14;
 const MODEL_DEF_LINE = 127;
 const MODEL_RACE = { id: 11, line: 177, column: 18, warningColumn: 48, code: 'UnorderedWriteAfterRead' };
