@@ -6,10 +6,14 @@ path A -> ... -> B among the edges the runtime may create (task_graph.py counts
 every possible edge, so a pair that might be ordered is never reported).
 
 Precision over recall (§5): a *warning* only when the overlap is certain (one
-base, the whole buffer or constant regions that intersect), the pair is within
-one iteration, and both tasks run under the same conditions (no `if` or
-may-not-run loop around one of them only); every other unordered pair is at
-most *information* (off by default). Host-level graphs (G13) get none.
+base, the whole buffer or regions that intersect for every value of their
+offsets' symbols) and both tasks run under the same conditions (no `if` or
+may-not-run loop around one of them only, in the iteration each is in). A pair
+across the iterations of a loop is such a warning too when the loop runs at
+least twice: with a constant trip count of 2 or more, or, said in the message,
+when its dynamic count is 2 or more. Every other unordered pair is at most
+*information* (off by default). Two atomic accumulations commute: no hazard.
+Host-level graphs (G13) get none.
 """
 from __future__ import annotations
 
@@ -89,9 +93,12 @@ def find_hazards(graph: TaskGraph, sim: Simulation) -> list[Hazard]:
                     continue
                 if overlap(prior.region, access.region) == "none":
                     continue
-                how = footprint_overlap(prior.footprint, prior.region, access.footprint, access.region)
+                a_print, b_print = prior.footprint, access.footprint
+                how = footprint_overlap(a_print, prior.region, b_print, access.region)
                 if how == "none":
                     continue  # the callees touch different parts of what they are given
+                if a_print.atomic and b_print.atomic:
+                    continue  # two atomic accumulations commute, in either order
                 if access.ambiguous or prior.ambiguous:
                     how = "unknown"
                 hazard = _classify(graph, earlier, prior, inst, access, how)
@@ -114,12 +121,14 @@ _RANK = {"warning": 1, "information": 0}
 
 def _unimplied(found, surely_before: list[int]) -> list[Hazard]:
     """Drop a hazard (A, C) when another one (A, B) on the same buffer is at least as severe and B
-    is surely ordered before C: ordering A before B orders it before C too (one fix, one report)."""
+    is surely ordered before C: ordering A before B orders it before C too (one fix, one report).
+    B and C may be one task in two iterations: the pair within an iteration stands for the pair
+    with the next one."""
     items = list(found)
     out = []
     for hazard, first, second in items:
         implied = any(other is not hazard and other.first == hazard.first and other.buffer == hazard.buffer
-                      and other.second != hazard.second and _RANK[other.severity] >= _RANK[hazard.severity]
+                      and b != second and _RANK[other.severity] >= _RANK[hazard.severity]
                       and surely_before[second] >> b & 1
                       for other, a, b in items)
         if not implied:
@@ -142,7 +151,8 @@ def _exclusive(arms: dict, other: Instance) -> bool:
 def _classify(graph: TaskGraph, a_inst: Instance, a, b_inst: Instance, b, how: str) -> Optional[Hazard]:
     A, B = a_inst.task, b_inst.task
     carried = _carried(a_inst, b_inst)
-    certain = how == "certain" and not carried and a_inst.markers == b_inst.markers
+    loop = graph.loops[_carried_loop(a_inst, b_inst)] if carried else None
+    certain = how == "certain" and a_inst.markers == b_inst.markers
     severity = "warning" if certain else "information"
     base = a.base
     buf = base.name
@@ -176,11 +186,24 @@ def _classify(graph: TaskGraph, a_inst: Instance, a, b_inst: Instance, b, how: s
         return None  # a read after a tracked write always finds its writer (G4)
     if carried:
         text += "; across iterations of the loop around both"
+        if certain and loop is not None and loop.trips is None:
+            count = f"`{loop.count}` is" if loop.count else "the loop's trip count is"
+            text += f", when {count} 2 or more"
+            if a.base.kind == "create" and not a.writes:
+                text += f": allocate {buf} inside the loop, or add the reader's task id to deps="
     if how == "unknown":
         text += "; whether the two regions overlap is known only at run time"
     rule = HAZARD_CODES[code][0]
     return Hazard(code, rule, severity, A.id, B.id, buf, carried, how, text,
                   _fix(code, a_inst, a, b_inst, b, carried), a.arg, b.arg, a.writes, _root(base))
+
+
+def _carried_loop(src: Instance, dst: Instance) -> int:
+    """The loop whose iterations the pair spans (the outermost where their copies differ)."""
+    for (loop_a, copy_a), (loop_b, copy_b) in zip(src.copies, dst.copies):
+        if copy_a != copy_b:
+            return loop_a
+    raise ValueError("not a carried pair")
 
 
 def _fix(code: str, a_inst: Instance, a, b_inst: Instance, b, carried: bool) -> Optional[Fix]:
