@@ -72,6 +72,11 @@ _METADATA = {"tensor.dim", "tile.get_block_idx", "tile.get_block_num", "tile.get
              "tensor.get_block_idx", "tile.dim"}
 _VIEWS = {"tensor.view", "tensor.reshape", "tensor.transpose", "tensor.reinterpret_view", "tile.reshape"}
 _SLICES = {"tensor.slice", "tile.slice"}
+# ops whose result has the shape of their first operand (a tensor or a tile)
+_SAME_SHAPE = {"add", "sub", "mul", "div", "maximum", "minimum", "exp", "log", "sqrt", "rsqrt", "neg", "abs",
+               "recip", "cast", "relu", "sigmoid", "tanh", "fillpad", "set_validshape", "adds", "subs", "muls",
+               "divs", "maxs", "mins", "row_expand_mul", "row_expand_div", "row_expand_sub", "row_expand_add",
+               "col_expand_mul", "col_expand_div", "col_expand_sub", "col_expand_add"}
 _MAX_DEPTH = 6
 
 
@@ -116,6 +121,9 @@ class Footprints:
         env = {v: affine.symbol(symbols[k]) for k, v in enumerate(params) if k < len(symbols)}
         shapes = [types.get(v, v.annotation or ir.UNKNOWN).shape for v in params]
         walk = _Walk(self, types, {v: (k, WHOLE) for k, v in enumerate(params)}, depth, env, shapes)
+        for v, shape in zip(params, shapes):
+            if shape:
+                walk.shapes[v] = tuple(d if isinstance(d, int) else None for d in shape)
         walk.block(body, certain=True)
         local = tuple(walk.locals)
         return {k: Footprint(tuple(walk.must.get(k, ())), None if k in walk.anywhere else tuple(walk.may.get(k, ())),
@@ -135,7 +143,7 @@ class _Walk:
         self.must: dict = {}
         self.may: dict = {}
         self.anywhere: set = set()
-        self.shapes: dict = {}  # tile Var -> its shape (a TupleExpr), where known
+        self.shapes: dict = {}  # tensor or tile Var -> its extents (int, or None where unknown)
         self.locals: list = []  # the symbols of this function's loops and block index
         self.atomic: set = set()  # parameters written by an atomic accumulation
         self.plain: set = set()  # parameters touched any other way
@@ -236,6 +244,8 @@ class _Walk:
                 self.shapes[var] = self.shapes[value.var]
         elif isinstance(value, ir.Subscript):
             base = value.value
+            if var is not None and isinstance(base, ir.Ref) and base.var in self.shapes:
+                self.shapes[var] = self._sliced_shape(self.shapes[base.var], value.index)
             if isinstance(base, ir.Ref) and base.var in self.alias:
                 k, region = self.alias[base.var]
                 inner = subscript(region, value.index, self.env)
@@ -255,6 +265,31 @@ class _Walk:
         elif value is not None:
             self.uses(value, certain)
 
+    def _sliced_shape(self, shape: tuple, index: list) -> tuple:
+        """The extents of `t[a:b, k, :]`: b - a where that is a constant, a whole dimension's where
+        known; a scalar index drops its dimension."""
+        out = []
+        for j, item in enumerate(index):
+            whole = shape[j] if j < len(shape) else None
+            if isinstance(item, ir.Arith) and item.op == "slice":
+                lo, hi, step = (list(item.operands) + [None, None, None])[:3]
+                if step is not None and not (isinstance(step, ir.Const) and step.value in (None, 1)):
+                    out.append(None)
+                    continue
+                low = 0 if lo is None or (isinstance(lo, ir.Const) and lo.value is None) else affine.evaluate(lo, self.env)
+                high = whole if hi is None or (isinstance(hi, ir.Const) and hi.value is None) else \
+                    affine.evaluate(hi, self.env)
+                out.append(None if low is None or high is None else affine.constant(affine.sub(high, low)))
+        out.extend(shape[len(index):])
+        return tuple(out)
+
+    def _extents_expr(self, var) -> Optional[ir.TupleExpr]:
+        """A value's known extents as a shape expression (for a store or an assemble that names none)."""
+        shape = self.shapes.get(var.var) if isinstance(var, ir.Ref) else None
+        if not shape or any(d is None for d in shape):
+            return None
+        return ir.TupleExpr([ir.Const(d) for d in shape])
+
     def call(self, call: ir.UserCall, certain: bool) -> None:
         callee = self.owner.state.callee(call)
         values = self.owner.bind(callee, call.args, self.env) if callee is not None else {}
@@ -264,13 +299,15 @@ class _Walk:
                 inner = self.owner.of(callee, i, self.depth + 1).bound(values) if callee is not None \
                     else UNKNOWN_FOOTPRINT
                 self.locals.extend(inner.locals)
+                atomic = inner.atomic  # the callee only accumulates into it: so does this function
                 for r in inner.must:
-                    self.touch(k, compose(region, r), None if inner.may is None else compose(region, r), certain)
+                    self.touch(k, compose(region, r), None if inner.may is None else compose(region, r), certain,
+                               atomic)
                 if inner.may is None:
-                    self.touch(k, None, region, certain)
+                    self.touch(k, None, region, certain, atomic)
                 else:
                     for r in inner.may:
-                        self.touch(k, None, compose(region, r), certain)
+                        self.touch(k, None, compose(region, r), certain, atomic)
             else:
                 self.uses(arg, certain)
 
@@ -305,6 +342,8 @@ class _Walk:
         if name in _SLICES and isinstance(args.get("input"), ir.Ref) and args["input"].var in self.alias:
             k, region = self.alias[args["input"].var]
             shape, offsets = args.get("shape"), args.get("offset")
+            if var is not None and isinstance(shape, ir.TupleExpr):
+                self.shapes[var] = tuple(affine.constant(affine.evaluate(d, self.env)) for d in shape.elts)
             if var is not None:
                 ok = isinstance(shape, ir.TupleExpr) and isinstance(offsets, ir.TupleExpr) and "drop_dims" not in args
                 self.alias[var] = (k, sliced(region, shape.elts, offsets.elts, self.env) if ok else UNKNOWN_REGION)
@@ -316,12 +355,12 @@ class _Walk:
                 shape = [args[n] for n in ("shape", "axis1", "axis2") if n in args]
                 self.alias[var] = (k, reinterpreted(region, layout_key(name, shape)))
             return
-        # the shape of tiles, for stores that name none
-        if var is not None and name.startswith("tile."):
+        # the shape of values, for stores and assembles that name none
+        if var is not None and name.split(".", 1)[0] in ("tile", "tensor"):
             shape = args.get("shapes") if name == "tile.load" else args.get("shape")
             if isinstance(shape, ir.TupleExpr):
-                self.shapes[var] = shape
-            elif name in ("tile.cast",) or (info is not None and names[:1] in (("lhs",), ("tile",), ("input",))):
+                self.shapes[var] = tuple(affine.constant(affine.evaluate(d, self.env)) for d in shape.elts)
+            elif name.split(".", 1)[1] in _SAME_SHAPE:
                 first = next(iter(args.values()), None)
                 if isinstance(first, ir.Ref) and first.var in self.shapes:
                     self.shapes[var] = self.shapes[first.var]
@@ -333,8 +372,9 @@ class _Walk:
             offsets = args.get(f"{arg_name}_offsets", args.get("offsets", args.get("offset", args.get("indices"))))
             shape = args.get("shape", args.get("shapes"))
             if name == "tile.store" and shape is None:
-                tile = args.get("tile")
-                shape = self.shapes.get(tile.var) if isinstance(tile, ir.Ref) else None
+                shape = self._extents_expr(args.get("tile"))
+            elif name in ("tensor.assemble", "tile.assemble") and shape is None and arg_name == "target":
+                shape = self._extents_expr(args.get("source"))
             accumulates = atomic and _accumulated(view.op_name, arg_name)
             if isinstance(offsets, ir.TupleExpr):
                 point = sliced(region, [ir.Const(1)] * len(offsets.elts), offsets.elts, self.env)
