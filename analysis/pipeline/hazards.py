@@ -189,8 +189,8 @@ def _classify(graph: TaskGraph, a_inst: Instance, a, b_inst: Instance, b, how: s
         if certain and loop is not None and loop.trips is None:
             count = f"`{loop.count}` is" if loop.count else "the loop's trip count is"
             text += f", when {count} 2 or more"
-            if a.base.kind == "create" and not a.writes:
-                text += f": allocate {buf} inside the loop, or add the reader's task id to deps="
+        if certain and a.base.kind == "create" and not a.writes and b.writes:
+            text += f": allocate {buf} inside the loop, or add the reader's task id to deps="
     if how == "unknown":
         text += "; whether the two regions overlap is known only at run time"
     rule = HAZARD_CODES[code][0]

@@ -502,6 +502,12 @@ class _Builder:
                 return value.map(lambda region: sliced(region, dims, offsets.elts, self.scalars))
             if isinstance(value, BufferValue):
                 return value.map(lambda region: UNKNOWN_REGION)
+        if name in ("pld.tensor.alloc_window_buffer", "pld.alloc_window_buffer") and stmt.var is not None:
+            return BufferValue(((Base(stmt.var.name, "create", call.owner or self.fn.owner, stmt.span), WHOLE),))
+        if name == "pld.tensor.window":  # a view of that buffer, in the window's shape
+            source = self.expr_value(view.arg_for(0))
+            key = layout_key(name, [view.arg_for(1)]) if view.arg_for(1) is not None else None
+            return source.map(lambda region: reinterpreted(region, key)) if isinstance(source, BufferValue) else None
         if name == "tensor.create":
             manual = call.kwargs.get("manual_dep")
             base = Base(stmt.var.name if stmt.var else "tensor", "create", call.owner or self.fn.owner, stmt.span,
