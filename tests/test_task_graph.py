@@ -246,3 +246,38 @@ def test_the_e2e_model_has_its_one_race():
     assert (race["code"], race["first"], race["second"], race["buffer"]) == ("UnorderedWriteAfterRead", 8, 11, "normed")
     racer = graph["tasks"][11]
     assert (racer["name"], racer["line"], racer["col"], race["line"]) == ("rms_norm", 177, 18, 177)
+
+
+def test_a_race_when_the_loop_runs_twice_says_so_and_how_to_fix_it(reports):
+    """Z1 across the iterations of a loop with a run-time trip count: a warning that names the
+    count and the fix; with a constant count of 3, the same warning without the condition."""
+    path = ROOT / "tests" / "graph_programs" / "z1_carried_when_the_loop_runs_twice.py"
+    (graph,) = reports[str(path.resolve())]
+    by_buffer = {h["buffer"]: h for h in graph["hazards"]}
+    dynamic, fixed = by_buffer["buf"], by_buffer["fixed"]
+    assert dynamic["severity"] == fixed["severity"] == "warning" and dynamic["carried"] and fixed["carried"]
+    assert "when `n` is 2 or more" in dynamic["message"] and "when" not in fixed["message"].split("(Z1)")[1][:40]
+    assert "allocate buf inside the loop, or add the reader's task id to deps=" in dynamic["message"]
+
+
+def test_affine_regions_compare_through_their_differences():
+    """G3 with loop variables: rows i*16..i*16+16 of two iterations (k >= 1 apart) are disjoint;
+    the same iteration's overlap is certain; a stride known only at run time leaves it unknown."""
+    from pypto_lens.pipeline import affine
+    i, k = affine.Symbol("i", 0, 3), affine.Symbol("k", 1, 3)
+    row = affine.scale(affine.symbol(i), 16)
+    later = affine.scale(affine.add(affine.symbol(i), affine.symbol(k)), 16)
+    env = {}
+    a = sliced(WHOLE, [ir.Const(16), ir.Const(64)], [ir.Const(0), ir.Const(0)])
+    assert overlap(a, a) == "certain"
+    first = affine.add(row, 0)
+    box_a = type(a)("box", ((first, affine.add(first, 16)), (0, None)), (0, 1))
+    box_b = type(a)("box", ((later, affine.add(later, 16)), (0, None)), (0, 1))
+    assert overlap(box_a, box_b) == "none" and overlap(box_a, box_a) == "certain"
+    back = affine.add(later, -16)  # starts a block earlier: the same rows as box_a at k = 1, apart from k = 2
+    wide = type(a)("box", ((back, affine.add(back, 32)), (0, None)), (0, 1))
+    assert overlap(box_a, wide) == "unknown"
+    unknown = affine.Symbol("r")  # unbounded
+    stride = type(a)("box", ((affine.symbol(unknown), affine.add(affine.symbol(unknown), 16)), (0, None)), (0, 1))
+    assert overlap(box_a, stride) == "unknown"
+    assert env == {}
