@@ -115,6 +115,8 @@ def _canonical_member(module: str, name: str) -> Optional[str]:
     return None
 
 
+_BUILTINS = {"min": min, "max": max, "abs": abs, "int": int, "float": float, "round": round}
+
 _COMPARE = {
     "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
 }
@@ -221,6 +223,12 @@ def _fold(expr, constants):
         base = _fold(expr.value, constants)
         return base.attribute(expr.attr) if isinstance(base, StaticObject) else None
     if isinstance(expr, n.Call):
+        if isinstance(expr.func, n.Name) and expr.func.id in _BUILTINS and expr.func.id not in constants \
+                and not expr.keywords and expr.args and not any(isinstance(a, n.Starred) for a in expr.args):
+            values = [_fold(a, constants) for a in expr.args]
+            if any(not isinstance(v, (int, float)) or isinstance(v, bool) for v in values):
+                return None
+            return _BUILTINS[expr.func.id](*values)  # `min(128, T_PAD)`: pure, over numbers
         cls = _fold(expr.func, constants)
         return cls.make(expr.args, expr.keywords, constants) if isinstance(cls, StaticClass) else None
     if isinstance(expr, n.UnaryOp):
