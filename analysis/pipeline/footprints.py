@@ -233,8 +233,12 @@ class _Walk:
 
     def assign(self, stmt: ir.Assign, certain: bool) -> None:
         value, var = stmt.value, stmt.var
-        if var is not None and isinstance(value, (ir.Const, ir.Ref, ir.Arith)):
-            number = affine.evaluate(value, self.env)
+        if var is not None:
+            number = affine.evaluate(value, self.env) if isinstance(value, (ir.Const, ir.Ref, ir.Arith)) else None
+            if number is None and self.types.get(var, ir.UNKNOWN).cls == "scalar":
+                unknown = Symbol(var.name)  # known only at run time: one value per task
+                self.locals.append(unknown)
+                number = affine.symbol(unknown)
             if number is not None:
                 self.env[var] = number
         if isinstance(value, ir.Ref):

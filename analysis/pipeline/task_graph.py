@@ -252,6 +252,9 @@ class _Builder:
         self.entries: dict = {}  # the map: Base -> its live writer entries, in insertion order
         self.manual_scopes: list = []
         self.params = {p.var: p for p in fn.params}
+        for p in fn.params:  # a scalar parameter: one value, unknown, the same for every task here
+            if fn.types.get(p.var, p.var.annotation or ir.UNKNOWN).cls == "scalar":
+                self.scalars[p.var] = affine.symbol(Symbol(p.name))
         self.param_bases: dict = {}
         self.budget = MAX_INSTANCES
         self.fused = _fused_creates(state, fn)
@@ -377,8 +380,12 @@ class _Builder:
 
     def assign(self, stmt: ir.Assign, ctx: _Ctx) -> None:
         value = stmt.value
-        if stmt.var is not None and isinstance(value, (ir.Const, ir.Ref, ir.Arith)):
-            number = affine.evaluate(value, self.scalars)
+        if stmt.var is not None:
+            number = affine.evaluate(value, self.scalars) if isinstance(value, (ir.Const, ir.Ref, ir.Arith)) else None
+            if number is None and self.fn.types.get(stmt.var, ir.UNKNOWN).cls == "scalar":
+                # a number known only at run time (`base = pl.read(offsets, [b])`): one value, the same
+                # wherever this version is used; each walk of a loop body gives it a new one
+                number = affine.symbol(Symbol(stmt.var.name))
             if number is not None:
                 self.scalars[stmt.var] = number
         if isinstance(value, ir.UserCall):
