@@ -216,6 +216,8 @@ class _Walk:
                 for c in stmt.carries:
                     if c.init in self.alias:
                         self.alias[c.iter_var] = self.alias[c.init]
+                    if c.init in self.shapes:  # an accumulator keeps its shape through the loop
+                        self.shapes[c.iter_var] = self.shapes[c.init]
                 self.block(stmt.body, certain and runs)
                 for c in stmt.carries:
                     self.join(c.result, [c.init, c.yield_value])
@@ -230,6 +232,9 @@ class _Walk:
         if known and all(k == known[0][0] for k, _ in known):
             regions = {r for _, r in known}
             self.alias[var] = (known[0][0], regions.pop() if len(regions) == 1 else UNKNOWN_REGION)
+        shapes = [self.shapes.get(s) for s in sources if s is not None]
+        if shapes and shapes[0] is not None and all(sh == shapes[0] for sh in shapes):
+            self.shapes[var] = shapes[0]
 
     def assign(self, stmt: ir.Assign, certain: bool) -> None:
         value, var = stmt.value, stmt.var
@@ -286,6 +291,32 @@ class _Walk:
                 out.append(None if low is None or high is None else affine.constant(affine.sub(high, low)))
         out.extend(shape[len(index):])
         return tuple(out)
+
+    def _result_shape(self, name: str, args: dict, call: ir.OpCall) -> Optional[tuple]:
+        """The extents of a tensor or tile op's result, where the op says them: a shape argument, the
+        first operand's (elementwise ops), a matmul's rows and columns, a row or column reduction's."""
+        shape = args.get("shapes") if name == "tile.load" else args.get("shape")
+        if isinstance(shape, ir.TupleExpr):
+            return tuple(affine.constant(affine.evaluate(d, self.env)) for d in shape.elts)
+        op = name.split(".", 1)[1]
+        def of(key):
+            arg = args.get(key)
+            return self.shapes.get(arg.var) if isinstance(arg, ir.Ref) else None
+        first = next(iter(args.values()), None)
+        if op in _SAME_SHAPE or op == "matmul_acc":
+            return self.shapes.get(first.var) if isinstance(first, ir.Ref) else None
+        if op == "matmul":
+            lhs, rhs = of("lhs"), of("rhs")
+            if not lhs or not rhs or len(lhs) != 2 or len(rhs) != 2:
+                return None
+            flag = lambda key: isinstance(call.kwargs.get(key), ir.Const) and call.kwargs[key].value is True
+            rows = lhs[1] if flag("a_trans") else lhs[0]
+            cols = rhs[0] if flag("b_trans") else rhs[1]
+            return (rows, cols)
+        if op in ("row_sum", "row_max", "row_min"):
+            source = self.shapes.get(first.var) if isinstance(first, ir.Ref) else None
+            return (source[0], 1) if source and len(source) == 2 else None
+        return None
 
     def _extents_expr(self, var) -> Optional[ir.TupleExpr]:
         """A value's known extents as a shape expression (for a store or an assemble that names none)."""
@@ -357,17 +388,13 @@ class _Walk:
             if isinstance(source, ir.Ref) and source.var in self.alias and var is not None:
                 k, region = self.alias[source.var]
                 shape = [args[n] for n in ("shape", "axis1", "axis2") if n in args]
-                self.alias[var] = (k, reinterpreted(region, layout_key(name, shape)))
+                self.alias[var] = (k, reinterpreted(region, layout_key(name, shape, self.env)))
             return
         # the shape of values, for stores and assembles that name none
         if var is not None and name.split(".", 1)[0] in ("tile", "tensor"):
-            shape = args.get("shapes") if name == "tile.load" else args.get("shape")
-            if isinstance(shape, ir.TupleExpr):
-                self.shapes[var] = tuple(affine.constant(affine.evaluate(d, self.env)) for d in shape.elts)
-            elif name.split(".", 1)[1] in _SAME_SHAPE:
-                first = next(iter(args.values()), None)
-                if isinstance(first, ir.Ref) and first.var in self.shapes:
-                    self.shapes[var] = self.shapes[first.var]
+            shape = self._result_shape(name, args, call)
+            if shape is not None:
+                self.shapes[var] = shape
         touched = False
         for arg_name, arg in args.items():
             if not (isinstance(arg, ir.Ref) and arg.var in self.alias):

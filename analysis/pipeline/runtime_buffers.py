@@ -172,14 +172,18 @@ def _make(box: dict, visible: list, layout: Optional[tuple] = None) -> Region:
     return Region("box", intervals, tuple(visible), layout)
 
 
-def layout_key(op_name: str, operands: list) -> Optional[tuple]:
+def layout_key(op_name: str, operands: list, env: Optional[dict] = None) -> Optional[tuple]:
     """The key of a reinterpretation: the op and its operands after the input (a shape, axes),
-    when all are constant integers."""
+    when all are constant integers, affine in what `env` knows, or module-level names that did
+    not fold (`[t_dim, D]`, `t_dim` a run-time number, `D` a configuration's: two views with that
+    key have the same coordinates)."""
     values: list = []
     for operand in operands:
         items = operand.elts if isinstance(operand, ir.TupleExpr) else [operand]
         for item in items:
-            value = _int(item)
+            value = evaluate(item, env or {})
+            if value is None and isinstance(item, ir.Sym):
+                value = ("name", item.path)  # a module-level name not folded: one value everywhere
             if value is None:
                 return None
             values.append(value)

@@ -513,7 +513,7 @@ class _Builder:
             return BufferValue(((Base(stmt.var.name, "create", call.owner or self.fn.owner, stmt.span), WHOLE),))
         if name == "pld.tensor.window":  # a view of that buffer, in the window's shape
             source = self.expr_value(view.arg_for(0))
-            key = layout_key(name, [view.arg_for(1)]) if view.arg_for(1) is not None else None
+            key = layout_key(name, [view.arg_for(1)], self.scalars) if view.arg_for(1) is not None else None
             return source.map(lambda region: reinterpreted(region, key)) if isinstance(source, BufferValue) else None
         if name == "tensor.create":
             manual = call.kwargs.get("manual_dep")
@@ -533,7 +533,8 @@ class _Builder:
             source = self.expr_value(view.arg_for(0))
             names = view.resolved.op.arg_names if view.resolved.op is not None else ()
             key = layout_key(name, [a for a, i in view.arguments()
-                                    if i is not None and i < len(names) and names[i] in ("shape", "axis1", "axis2")])
+                                    if i is not None and i < len(names) and names[i] in ("shape", "axis1", "axis2")],
+                             self.scalars)
             return source.map(lambda region: reinterpreted(region, key)) if isinstance(source, BufferValue) else None
         alias = self.registry.result_alias(view.op_name)
         if alias is not None:  # tensor.assemble at this level writes nothing itself: it names its target
