@@ -448,16 +448,16 @@ def _accumulated(op_name: Optional[str], arg_name: str) -> bool:
         (op_name in ("tensor.assemble", "tile.assemble") and arg_name in ("target", "input", "#0"))
 
 
-def footprint_overlap(a: Footprint, ra: Region, b: Footprint, rb: Region) -> str:
+def footprint_overlap(a: Footprint, ra: Region, b: Footprint, rb: Region, shape: Optional[tuple] = None) -> str:
     """'none' (they touch no common byte), 'certain' (a common byte on every path), or 'unknown'.
     `ra`, `rb`: the regions of the base the two arguments name."""
     from .runtime_buffers import overlap
     may_a = [ra] if a.may is None else [compose(ra, r) for r in a.may]
     may_b = [rb] if b.may is None else [compose(rb, r) for r in b.may]
-    if all(overlap(x, y) == "none" for x in may_a for y in may_b):
+    if all(overlap(x, y, shape) == "none" for x in may_a for y in may_b):
         return "none"
     must_a = [compose(ra, r) for r in a.must]
     must_b = [compose(rb, r) for r in b.must]
-    if any(overlap(x, y) == "certain" for x in must_a for y in must_b):
+    if any(overlap(x, y, shape) == "certain" for x in must_a for y in must_b):
         return "certain"
     return "unknown"

@@ -91,10 +91,10 @@ def find_hazards(graph: TaskGraph, sim: Simulation) -> list[Hazard]:
                     continue
                 if earlier.wild or _exclusive(arms, earlier):
                     continue
-                if overlap(prior.region, access.region) == "none":
+                if overlap(prior.region, access.region, base.shape) == "none":
                     continue
                 a_print, b_print = prior.footprint, access.footprint
-                how = footprint_overlap(a_print, prior.region, b_print, access.region)
+                how = footprint_overlap(a_print, prior.region, b_print, access.region, base.shape)
                 if how == "none":
                     continue  # the callees touch different parts of what they are given
                 if a_print.atomic and b_print.atomic:

@@ -28,6 +28,7 @@ class Base:
     span: Optional[Span]  # where it is declared or allocated
     manual_dep: bool = False  # pl.create_tensor(..., manual_dep=True): never looked up nor inserted
     creator: Optional[int] = None  # G7: the task instance that allocates it (its later uses wait on it)
+    shape: Optional[tuple] = None  # its constant extents, when known (regions of two layouts compare)
 
     @property
     def wild(self) -> bool:
@@ -218,14 +219,17 @@ def compose(outer: Region, inner: Region) -> Region:
     return _make(box, [_base_dim(outer, j) for j in range(len(outer.visible))], outer.layout)
 
 
-def overlap(a: Region, b: Region) -> str:
+def overlap(a: Region, b: Region, shape: Optional[tuple] = None) -> str:
     """G3 on one base: 'none' (disjoint boxes: in some dimension one ends before the other starts,
     for every value of their symbols), 'certain' (in every dimension each ends after the other
-    starts, for every value), or 'unknown' (run-time offsets)."""
+    starts, for every value), or 'unknown' (run-time offsets). Boxes in two layouts (a reshape of
+    the base, `shape` its extents) compare by the element ranges they cover."""
     if a.kind == "whole" or b.kind == "whole":
         return "certain"  # every part of a buffer lies inside the whole of it
-    if a.kind == "unknown" or b.kind == "unknown" or a.layout != b.layout:
+    if a.kind == "unknown" or b.kind == "unknown":
         return "unknown"
+    if a.layout != b.layout:
+        return _linear_overlap(a, b, shape)
     certain = True
     for d in range(max(len(a.box), len(b.box))):
         (s1, e1), (s2, e2) = _dim(a, d), _dim(b, d)
@@ -234,6 +238,56 @@ def overlap(a: Region, b: Region) -> str:
         if not ((e1 is None or at_least(sub(e1, s2), 1)) and (e2 is None or at_least(sub(e2, s1), 1))):
             certain = False
     return "certain" if certain else "unknown"
+
+
+def _extents(region: Region, shape: Optional[tuple]) -> Optional[tuple]:
+    """The extents of the coordinates a region's box is in: the base's, or a row-major reshape's."""
+    if region.layout is None:
+        return shape
+    key = region.layout
+    ops = [k for k, part in enumerate(key) if isinstance(part, str) and part != ";"]
+    if not ops or any(key[k] not in ("tensor.reshape", "tile.reshape") for k in ops):
+        return None  # a transpose or another view permutes the elements: not row-major
+    dims = [d for d in key[ops[-1] + 1:] if d != ";"]  # reshapes of reshapes: the last one's
+    return tuple(dims) if dims and all(isinstance(d, int) and not isinstance(d, bool) for d in dims) else None
+
+
+def _span(region: Region, extents: tuple) -> Optional[tuple]:
+    """(first, last + 1, contiguous) of the row-major element offsets a constant box covers."""
+    if len(region.box) > len(extents):
+        return None
+    lo, hi, stride = 0, 0, 1
+    bounds = []
+    for d in range(len(extents) - 1, -1, -1):
+        start, stop = region.box[d] if d < len(region.box) else (0, None)
+        stop = extents[d] if stop is None else stop
+        if not isinstance(start, int) or not isinstance(stop, int) or stop <= start:
+            return None
+        bounds.append((start, stop, extents[d]))
+        lo += start * stride
+        hi += (stop - 1) * stride
+        stride *= extents[d]
+    # contiguous: every dimension after the first partial one is whole
+    bounds.reverse()
+    partial = [k for k, (start, stop, extent) in enumerate(bounds) if (start, stop) != (0, extent)]
+    contiguous = not partial or all(b[1] - b[0] == 1 for b in bounds[:partial[0]]) and \
+        all(bounds[k][:2] == (0, bounds[k][2]) for k in range(partial[0] + 1, len(bounds)))
+    return lo, hi + 1, contiguous
+
+
+def _linear_overlap(a: Region, b: Region, shape: Optional[tuple]) -> str:
+    """Two constant boxes of one base in different row-major layouts (its own, a reshape's)."""
+    if shape is None or not all(isinstance(d, int) for d in shape):
+        return "unknown"
+    ea, eb = _extents(a, shape), _extents(b, shape)
+    if ea is None or eb is None:
+        return "unknown"
+    sa, sb = _span(a, ea), _span(b, eb)
+    if sa is None or sb is None:
+        return "unknown"
+    if sa[1] <= sb[0] or sb[1] <= sa[0]:
+        return "none"
+    return "certain" if sa[2] and sb[2] else "unknown"
 
 
 def covers(outer: Region, inner: Region) -> bool:

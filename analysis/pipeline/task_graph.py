@@ -443,7 +443,8 @@ class _Builder:
                 base = self.param_bases.get(var)
                 if base is None:
                     p = self.params[var]
-                    base = self.param_bases[var] = Base(p.name, "param", self.fn.owner, p.span)
+                    base = self.param_bases[var] = Base(p.name, "param", self.fn.owner, p.span,
+                                                        shape=_constant_shape(t.shape))
                 return BufferValue(((base, WHOLE),))
             if t.cls == "array":  # the caller's task-id array: what it held orders nothing in this graph
                 array = self.param_bases.get(var)
@@ -517,8 +518,11 @@ class _Builder:
             return source.map(lambda region: reinterpreted(region, key)) if isinstance(source, BufferValue) else None
         if name == "tensor.create":
             manual = call.kwargs.get("manual_dep")
+            dims = call.args[0] if call.args else None
             base = Base(stmt.var.name if stmt.var else "tensor", "create", call.owner or self.fn.owner, stmt.span,
-                        manual_dep=isinstance(manual, ir.Const) and manual.value is True)
+                        manual_dep=isinstance(manual, ir.Const) and manual.value is True,
+                        shape=_constant_shape(tuple(d.value if isinstance(d, ir.Const) else None for d in dims.elts))
+                        if isinstance(dims, ir.TupleExpr) else None)
             return BufferValue(((base, WHOLE),))
         if name == "tensor.slice":
             source = self.expr_value(view.arg_for(0))
@@ -768,7 +772,7 @@ class _Builder:
         for key in keys:
             keep = []
             for entry in self.entries[key]:
-                how = overlap(entry.region, access.region) if entry.base is base else "unknown"
+                how = overlap(entry.region, access.region, base.shape) if entry.base is base else "unknown"
                 if how == "none":
                     keep.append(entry)
                     continue
@@ -858,6 +862,10 @@ def _mark_redundant(edges: list[Edge], n: int) -> list[Edge]:
         out.append(Edge(e.src, e.dst, e.rule, e.kind, e.buffer, e.carried, e.overlap, redundant)
                    if redundant else e)
     return out
+
+
+def _constant_shape(shape) -> Optional[tuple]:
+    return tuple(shape) if shape and all(isinstance(d, int) and not isinstance(d, bool) for d in shape) else None
 
 
 def _count_text(loop: ir.Loop) -> Optional[str]:
