@@ -54,9 +54,17 @@ class Affine:
 Value = Union[int, Affine]
 
 
+def _order(term) -> tuple:
+    return term[0].name, id(term[0])
+
+
 def _make(const: int, terms: dict) -> Value:
-    kept = tuple(sorted(((s, c) for s, c in terms.items() if c), key=lambda t: (t[0].name, id(t[0]))))
-    return Affine(const, kept) if kept else const
+    kept = [(s, c) for s, c in terms.items() if c]
+    if not kept:
+        return const
+    if len(kept) > 1:
+        kept.sort(key=_order)
+    return Affine(const, tuple(kept))
 
 
 def _parts(v: Value) -> tuple[int, dict]:
@@ -66,8 +74,13 @@ def _parts(v: Value) -> tuple[int, dict]:
 
 
 def add(a: Value, b: Value) -> Value:
-    if not isinstance(a, Affine) and not isinstance(b, Affine):
-        return a + b
+    # (hot: the task graph composes regions at every task; the common cases skip the dicts)
+    if not isinstance(a, Affine):
+        if not isinstance(b, Affine):
+            return a + b
+        return Affine(b.const + a, b.terms) if a else b
+    if not isinstance(b, Affine):
+        return Affine(a.const + b, a.terms) if b else a
     ca, ta = _parts(a)
     cb, tb = _parts(b)
     for s, c in tb.items():
@@ -78,6 +91,10 @@ def add(a: Value, b: Value) -> Value:
 def scale(a: Value, k: int) -> Value:
     if not isinstance(a, Affine):
         return a * k
+    if k == 1:
+        return a
+    if k == 0:
+        return 0
     c, t = _parts(a)
     return _make(c * k, {s: v * k for s, v in t.items()})
 

@@ -87,6 +87,7 @@ class Footprints:
         self.state = state
         self.memo: dict = {}
         self.symbols: dict = {}  # id(callee) -> one symbol per parameter
+        self.bound_memo: dict = {}  # (id(callee), slot, its scalar arguments) -> the bound footprint
 
     def of(self, callee: Optional[Fn], index: int, depth: int = 0) -> Footprint:
         if callee is None:
@@ -96,6 +97,17 @@ class Footprints:
             self.memo[id(callee)] = {}  # a recursive call sees the worst case
             known = self.memo[id(callee)] = self._compute(callee, depth) if depth < _MAX_DEPTH else {}
         return known.get(index, UNKNOWN_FOOTPRINT)
+
+    def task(self, callee: Fn, index: int, values: dict) -> Footprint:
+        """The footprint of one task's slot, bound to its scalar arguments. Tasks with the same
+        arguments share it, their loop symbols too: the same regions, walked over the same values,
+        overlap wherever one does (sound for a certain overlap, and never disjoint); tasks with other
+        arguments get symbols of their own."""
+        key = (id(callee), index, tuple(values.values()))
+        found = self.bound_memo.get(key)
+        if found is None:
+            found = self.bound_memo[key] = self.of(callee, index).bound(values)
+        return found
 
     def params(self, callee: Fn) -> list:
         """One symbol per parameter: what the footprints' offsets say of a scalar parameter."""
@@ -126,7 +138,8 @@ class Footprints:
                 walk.shapes[v] = tuple(d if isinstance(d, int) else None for d in shape)
         walk.block(body, certain=True)
         local = tuple(walk.locals)
-        return {k: Footprint(tuple(walk.must.get(k, ())), None if k in walk.anywhere else tuple(walk.may.get(k, ())),
+        return {k: Footprint(tuple(dict.fromkeys(walk.must.get(k, ()))),
+                             None if k in walk.anywhere else tuple(dict.fromkeys(walk.may.get(k, ()))),
                              local, k in walk.atomic and k not in walk.plain)
                 for k in range(len(params))}
 
@@ -448,16 +461,20 @@ def _accumulated(op_name: Optional[str], arg_name: str) -> bool:
         (op_name in ("tensor.assemble", "tile.assemble") and arg_name in ("target", "input", "#0"))
 
 
-def footprint_overlap(a: Footprint, ra: Region, b: Footprint, rb: Region, shape: Optional[tuple] = None) -> str:
-    """'none' (they touch no common byte), 'certain' (a common byte on every path), or 'unknown'.
-    `ra`, `rb`: the regions of the base the two arguments name."""
+def base_regions(footprint: Footprint, region: Region) -> tuple:
+    """(may, must): a footprint's regions as regions of the base, for an argument naming `region` of it."""
+    may = (region,) if footprint.may is None else tuple(dict.fromkeys(compose(region, r) for r in footprint.may))
+    must = tuple(dict.fromkeys(compose(region, r) for r in footprint.must))
+    return may, must
+
+
+def regions_overlap(a: tuple, b: tuple, shape: Optional[tuple] = None) -> str:
+    """Two tasks' (may, must) regions of one base (base_regions): 'none' (they touch no common
+    byte), 'certain' (a common byte on every path), or 'unknown'."""
     from .runtime_buffers import overlap
-    may_a = [ra] if a.may is None else [compose(ra, r) for r in a.may]
-    may_b = [rb] if b.may is None else [compose(rb, r) for r in b.may]
+    (may_a, must_a), (may_b, must_b) = a, b
     if all(overlap(x, y, shape) == "none" for x in may_a for y in may_b):
         return "none"
-    must_a = [compose(ra, r) for r in a.must]
-    must_b = [compose(rb, r) for r in b.must]
     if any(overlap(x, y, shape) == "certain" for x in must_a for y in must_b):
         return "certain"
     return "unknown"

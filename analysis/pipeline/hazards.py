@@ -23,7 +23,7 @@ from typing import Optional
 from ..ir.nodes import Dir
 from ..syntax.nodes import Span
 from . import use_discipline
-from .footprints import footprint_overlap
+from .footprints import regions_overlap
 from .model import Fn, Origin
 from .runtime_buffers import overlap
 from .task_graph import Instance, Simulation, TaskGraph, _carried
@@ -94,7 +94,7 @@ def find_hazards(graph: TaskGraph, sim: Simulation) -> list[Hazard]:
                 if overlap(prior.region, access.region, base.shape) == "none":
                     continue
                 a_print, b_print = prior.footprint, access.footprint
-                how = footprint_overlap(a_print, prior.region, b_print, access.region, base.shape)
+                how = regions_overlap(prior.regions(), access.regions(), base.shape)
                 if how == "none":
                     continue  # the callees touch different parts of what they are given
                 if a_print.atomic and b_print.atomic:

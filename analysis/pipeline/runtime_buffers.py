@@ -110,6 +110,8 @@ def _within(new_stop, stop):
     """min(new_stop, stop), where it is known; the new stop where it is not."""
     if stop is None or new_stop is None:
         return stop if new_stop is None else new_stop
+    if not isinstance(new_stop, Affine) and not isinstance(stop, Affine):
+        return min(new_stop, stop)
     if at_most(sub(new_stop, stop), 0):
         return new_stop
     if at_least(sub(new_stop, stop), 0):
@@ -210,6 +212,8 @@ def compose(outer: Region, inner: Region) -> Region:
         return outer
     if inner.kind != "box" or inner.layout is not None or outer.kind == "unknown" or not outer.sliceable:
         return UNKNOWN_REGION
+    if outer.kind == "whole":  # (the common case: the argument is the whole buffer)
+        return _make(dict(enumerate(inner.box)), [], outer.layout)
     box = {d: _dim(outer, d) for d in range(len(outer.box))}
     for j, (start, stop) in enumerate(inner.box):
         d = _base_dim(outer, j)
@@ -233,6 +237,11 @@ def overlap(a: Region, b: Region, shape: Optional[tuple] = None) -> str:
     certain = True
     for d in range(max(len(a.box), len(b.box))):
         (s1, e1), (s2, e2) = _dim(a, d), _dim(b, d)
+        if not isinstance(s1, Affine) and not isinstance(s2, Affine) and not isinstance(e1, Affine) \
+                and not isinstance(e2, Affine):  # constants (the common case)
+            if (e1 is not None and e1 <= s2) or (e2 is not None and e2 <= s1):
+                return "none"
+            continue
         if (e1 is not None and at_most(sub(e1, s2), 0)) or (e2 is not None and at_most(sub(e2, s1), 0)):
             return "none"
         if not ((e1 is None or at_least(sub(e1, s2), 1)) and (e2 is None or at_least(sub(e2, s1), 1))):

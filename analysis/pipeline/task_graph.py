@@ -35,7 +35,7 @@ from ..sharing import shared
 from ..syntax.nodes import Span
 from . import affine
 from .affine import Symbol
-from .footprints import UNKNOWN_FOOTPRINT, WHOLE_FOOTPRINT, Footprint, Footprints
+from .footprints import UNKNOWN_FOOTPRINT, WHOLE_FOOTPRINT, Footprint, Footprints, base_regions
 from .model import CallResult, Dispatch, Fn
 from .normalise import const_trip_count
 from .runtime_buffers import (NO_TID, UNKNOWN_REGION, WHOLE, WILD, WILD_TID, Base, BufferValue, Region,
@@ -131,6 +131,7 @@ class Access:
     writes: bool
     fixed: Optional[Footprint] = None  # what the callee touches of what the argument names, when known
     source: Optional[tuple] = None  # else (Footprints, callee, slot, scalar values): computed when asked
+    touched: Optional[tuple] = None  # (may, must): the footprint's regions as regions of the base
 
     @property
     def footprint(self) -> Footprint:
@@ -139,8 +140,14 @@ class Access:
         if self.source is None:
             return UNKNOWN_FOOTPRINT
         footprints, callee, slot, values = self.source
-        self.fixed = footprints.of(callee, slot).bound(values)
+        self.fixed = footprints.task(callee, slot, values)
         return self.fixed
+
+    def regions(self) -> tuple:
+        """What the task may and must touch of the base (kept: a task meets many others)."""
+        if self.touched is None:
+            self.touched = base_regions(self.footprint, self.region)
+        return self.touched
 
 
 @dataclass(eq=False, slots=True)
@@ -380,7 +387,7 @@ class _Builder:
 
     def assign(self, stmt: ir.Assign, ctx: _Ctx) -> None:
         value = stmt.value
-        if stmt.var is not None:
+        if stmt.var is not None and self.fn.types.get(stmt.var, ir.UNKNOWN).cls in ("scalar", "unknown"):
             number = affine.evaluate(value, self.scalars) if isinstance(value, (ir.Const, ir.Ref, ir.Arith)) else None
             if number is None and self.fn.types.get(stmt.var, ir.UNKNOWN).cls == "scalar":
                 # a number known only at run time (`base = pl.read(offsets, [b])`): one value, the same
