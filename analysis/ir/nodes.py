@@ -295,6 +295,7 @@ class Loop:
     span: Span  # the header line
     explicit: bool = False  # init_values= / pl.yield_ form
     header_uses: list = field(default_factory=list)  # other header expressions (stage=, ...)
+    owner: str = ""  # the function whose text holds the header (differs after inlining, N1)
 
     @property
     def sequential(self) -> bool:

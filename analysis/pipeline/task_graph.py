@@ -305,7 +305,7 @@ class _Builder:
     def loop(self, stmt: ir.Loop, ctx: _Ctx) -> None:
         info = self.loop_of.get(id(stmt))
         if info is None:
-            info = LoopInfo(len(self.loops), stmt.kind, self.fn.owner, stmt.span, const_trip_count(stmt),
+            info = LoopInfo(len(self.loops), stmt.kind, stmt.owner or self.fn.owner, stmt.span, const_trip_count(stmt),
                             ctx.loops[-1] if ctx.loops else None)
             self.loops.append(info)
             self.loop_of[id(stmt)] = info
@@ -474,11 +474,12 @@ class _Builder:
         return None
 
     # -- tasks ------------------------------------------------------------------------------------
-    def _task(self, stmt, name: str, kind: str, span: Span, ctx: _Ctx, callee, call) -> Task:
+    def _task(self, stmt, name: str, kind: str, span: Span, ctx: _Ctx, callee, call, owner: str = "") -> Task:
+        """`owner`: the function whose text holds `span` (the call's, N1), else the graph's function."""
         task = self.task_of.get(id(stmt))
         if task is None:
-            task = Task(len(self.tasks), name, kind, (call.owner if call is not None and call.owner else None)
-                        or self.fn.owner, span, ctx.loops, ctx.branch, ctx.manual, callee=callee, call=call)
+            task = Task(len(self.tasks), name, kind, owner or (call.owner if call is not None else "") or self.fn.owner,
+                        span, ctx.loops, ctx.branch, ctx.manual, callee=callee, call=call)
             self.tasks.append(task)
             self.task_of[id(stmt)] = task
         return task
@@ -491,7 +492,7 @@ class _Builder:
         return inst
 
     def barrier(self, stmt: ir.Assign, call: ir.OpCall, ctx: _Ctx) -> TidValue:
-        task = self._task(stmt, "task_dummy", "barrier", call.span, ctx, None, None)
+        task = self._task(stmt, "task_dummy", "barrier", call.span, ctx, None, None, call.owner)
         if task.tid is None and stmt.var is not None:
             task.tid = stmt.var.name
         inst = self._instance(task, ctx)
@@ -610,7 +611,9 @@ class _Builder:
                 value = BufferValue(((base, WHOLE),))
                 dispatch_outputs.append((var, value))
                 tag = "InOut" if _in_sequential_loop(self, ctx) else "OutputExisting"
-                add(-1, var.name, None, var.name, value, tag, False, True, WHOLE_FOOTPRINT)
+                # (U6: a new buffer the variable names after the scope, not the capture of that name)
+                add(-1, f"result {len(dispatch_outputs) - 1}", None, f"{var.name} (new)", value, tag, False, True,
+                    WHOLE_FOOTPRINT)
 
         if first:
             task.args = args

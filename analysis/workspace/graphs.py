@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 from typing import Optional
+from urllib.parse import unquote
 
 from ..pipeline.hazards import HAZARD_CODES, INFORMATION_SETTING, Hazard
 from ..pipeline.task_graph import Task, TaskGraph
@@ -40,8 +41,13 @@ class PlacedTask:
     tid: Optional[str]
     args: tuple[PlacedArg, ...]
     waits_on_unknown: bool
-    elsewhere: Optional[str] = None  # the helper whose text (in another file) holds the call: `range` is the
-    # function's name then
+    elsewhere: Optional[str] = None  # the inline helper whose text, in another file, holds the call (N1)
+    uri: Optional[str] = None  # that file (`range` is in it), or None: this document; or "" when nobody
+    # knows where that helper is (`range` is then the function's name)
+
+    def where(self) -> str:
+        """`line 12`, or `rmsnorm.py:12` for a call in another file's helper."""
+        return f"{file_name(self.uri)}:{self.range.line + 1}" if self.uri else f"line {self.range.line + 1}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,7 +79,7 @@ class PlacedGraph:
         """The task whose call (or scope header) holds the position (innermost first)."""
         best = None
         for task in self.tasks:
-            if task.range.holds(line, col) and (best is None or (task.range.line, task.range.col) >=
+            if task.uri is None and task.range.holds(line, col) and (best is None or (task.range.line, task.range.col) >=
                                                 (best.range.line, best.range.col)):
                 best = task
         return best
@@ -91,9 +97,9 @@ def place_graphs(graphs: list[TaskGraph], places, lines: list[str], extents: dic
         tasks = [_task(places, lines, t, where) for t in graph.tasks]
         loops = []
         for info in graph.loops:
-            r = places.range(info.owner, info.span)
-            loops.append({"id": info.id, "kind": info.kind, "line": r.line + 1 if r else None, "trips": info.trips,
-                          "parent": info.parent})
+            at = places.location(info.owner, info.span)
+            loops.append({"id": info.id, "kind": info.kind, "line": at.range.line + 1 if at else None,
+                          "uri": at.uri if at else None, "trips": info.trips, "parent": info.parent})
         out = PlacedGraph(graph.function, where, extents.get(graph.owner), graph.host, tasks, loops,
                           list(graph.edges), [], list(graph.notes))
         for hazard in graph.hazards:
@@ -118,16 +124,23 @@ def _quote(lines: list[str], r: Range) -> str:
 
 
 def _task(places, lines: list[str], task: Task, function: Range) -> PlacedTask:
-    """A task whose call is in an inlined helper of another file stands at the function's name."""
-    r = places.range(task.owner, task.span)
-    elsewhere = None if r is not None else task.owner.split("@", 1)[0]
+    """A task where its call is: in this document, or in the other file whose inline helper holds it (N1)."""
+    location = places.location(task.owner, task.span)
+    here = location is not None and location.uri is None
+    elsewhere = None if here else task.owner.split("@", 1)[0]
     args = []
     for a in task.args:
-        ar = places.range(task.owner, a.span) if a.span is not None and r is not None else None
+        ar = places.range(task.owner, a.span) if a.span is not None and here else None
         text = shared(_quote(lines, ar)) if ar is not None else (a.text or a.param)  # (arguments repeat: sharing.py)
         args.append(PlacedArg(a.param, text, a.buffer, a.direction, a.region, ar))
-    return PlacedTask(task.id, task.name, task.kind, r or function, task.loops, task.branch, task.manual,
-                      task.tid, tuple(args), task.waits_on_unknown, elsewhere)
+    return PlacedTask(task.id, task.name, task.kind, location.range if location is not None else function,
+                      task.loops, task.branch, task.manual, task.tid, tuple(args), task.waits_on_unknown, elsewhere,
+                      None if here else (location.uri if location is not None else ""))
+
+
+def file_name(uri: Optional[str]) -> str:
+    """The last part of a file's uri (`rmsnorm.py`), as a user reads it beside a line number."""
+    return unquote(uri.rstrip("/").rsplit("/", 1)[-1]) if uri else ""
 
 
 def _hazard(places, graph: PlacedGraph, hazard: Hazard, alias: str):
@@ -142,15 +155,16 @@ def _hazard(places, graph: PlacedGraph, hazard: Hazard, alias: str):
     if where is None:
         return None
     message = hazard.message.replace("{second}", f"{second.name} (task #{second.id})").replace(
-        "{first}", f"{first.name} (task #{first.id}, line {first.range.line + 1})")
+        "{first}", f"{first.name} (task #{first.id}, {first.where()})")
     related = []
     if hazard.at is None:
         earlier = first.args[hazard.first_arg] if 0 <= hazard.first_arg < len(first.args) else None
         at = earlier.range if earlier is not None and earlier.range is not None else first.range
         verb = "writes" if hazard.first_writes else "reads"
         where_first = f" (in {first.elsewhere})" if first.elsewhere else ""
-        related.append(Step("earlier access", f"{first.name} (task #{first.id}){where_first} {verb} "
-                            f"{hazard.buffer}", Location(None, at)))
+        if first.uri != "":  # (a helper nobody can place: no location to point at)
+            related.append(Step("earlier access", f"{first.name} (task #{first.id}){where_first} {verb} "
+                                f"{hazard.buffer}", Location(first.uri or None, at)))
     if hazard.root is not None:
         owner, span, note = hazard.root
         location = places.location(owner, span)

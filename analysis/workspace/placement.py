@@ -26,8 +26,9 @@ from .text import header_colon, indentation
 
 
 def _owners(result: ProgramResult) -> dict:
-    """Where the callees from other programs or files live: owner -> (uri or None, line offset)."""
-    out = {}
+    """Where the callees and the inline helpers (N1) from other programs or files live: owner -> (uri or
+    None, line offset)."""
+    out = dict(result.homes)
     for call in result.calls:
         fn = call.callee_fn
         if fn is not None and fn.home is not None:

@@ -2,7 +2,7 @@
 // `pypto-lens graph --format json` prints), as the webview and the extension read it.
 // Lines and columns are 1-based, columns in code points.
 
-export type TaskKind = 'call' | 'dispatch' | 'submit';
+export type TaskKind = 'call' | 'dispatch' | 'submit' | 'barrier' | 'unknown';
 export type EdgeKind = 'raw' | 'waw' | 'creator' | 'deps';
 export type LoopKind = 'range' | 'parallel' | 'while' | 'unroll' | 'pipeline' | 'spmd';
 
@@ -27,6 +27,11 @@ export interface Task {
     manual?: boolean;
     tid?: string | null;
     args?: TaskArg[];
+    /** The file whose text holds the call when it is not the graph's: an inline helper's (N1). */
+    uri?: string | null;
+    /** That helper's name. */
+    elsewhere?: string | null;
+    waits_on_unknown?: boolean;
 }
 
 export interface Loop {
@@ -35,6 +40,8 @@ export interface Loop {
     line: number;
     trips?: number | null;
     parent?: number | null;
+    /** The file whose text holds the loop when it is not the graph's (an inline helper's). */
+    uri?: string | null;
 }
 
 export interface Edge {

@@ -160,15 +160,30 @@ export function layoutKey(graph: TaskGraph, direction: Direction): string {
     return [graph.function, direction, tasks, loops, edges].join('|');
 }
 
+/** The last part of a file's uri, as a user reads it beside a line number. */
+export function fileName(uri: string): string {
+    const last = uri.replace(/\/+$/, '').split('/').pop() ?? uri;
+    try {
+        return decodeURIComponent(last);
+    } catch {
+        return last;
+    }
+}
+
+/** Where a task or a loop is: "line 18", or "rmsnorm.py:18" in another file's inline helper. */
+export function place(item: { line: number; uri?: string | null }): string {
+    return item.uri ? `${fileName(item.uri)}:${item.line}` : `line ${item.line}`;
+}
+
 /** A loop group's caption, e.g. "pl.parallel x8 · line 18". */
 export function loopLabel(loop: Loop): string {
     const trips = loop.trips === null || loop.trips === undefined ? '' : ` \u00d7${loop.trips}`;
-    return `pl.${loop.kind}${trips} \u00b7 line ${loop.line}`;
+    return `pl.${loop.kind}${trips} \u00b7 ${place(loop)}`;
 }
 
 /** The tasks a hazard involves, as "#3 fill (line 20)". */
 export function taskRef(task: Task | undefined, id: number): string {
-    return task ? `#${task.id} ${task.name} (line ${task.line})` : `#${id}`;
+    return task ? `#${task.id} ${task.name} (${place(task)})` : `#${id}`;
 }
 
 /** The hazards each task is part of, for marking nodes. */

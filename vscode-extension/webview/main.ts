@@ -5,7 +5,7 @@ import './style.css';
 import type { FromWebview, Hazard, TaskGraph, ToWebview } from './contract';
 import { layoutGraph, type Layout, type Link } from './layout';
 import {
-    clip, hazardTasks, layoutKey, neighbourhood, redundantFlags, searchTasks, taskRef, visibleEdges,
+    clip, hazardTasks, layoutKey, place, neighbourhood, redundantFlags, searchTasks, taskRef, visibleEdges,
     type Direction, type EdgeMode,
 } from './logic';
 import { PanZoom } from './panzoom';
@@ -328,7 +328,7 @@ function select(id: number | undefined, reveal: boolean): void {
 function revealTask(id: number): void {
     const task = shown?.graph.tasks.find((t) => t.id === id);
     if (shown && task) {
-        vscode.postMessage({ type: 'reveal', uri: shown.uri, line: task.line, col: task.col, endLine: task.end_line, endCol: task.end_col });
+        vscode.postMessage({ type: 'reveal', uri: task.uri ?? shown.uri, line: task.line, col: task.col, endLine: task.end_line, endCol: task.end_col });
     }
 }
 
@@ -414,9 +414,9 @@ function showDetails(hazard?: Hazard): void {
         return;
     }
     details.append(element('h2', `#${task.id} ${task.name}`));
-    const facts = [`${task.kind}, line ${task.line}`, task.tid ? `task id ${task.tid}` : '',
+    const facts = [`${task.kind}, ${place(task)}`, task.tid ? `task id ${task.tid}` : '',
         task.loops.length ? `in ${task.loops.map((l) => graph.loops.find((x) => x.id === l)).filter((l) => l)
-            .map((l) => `pl.${l!.kind} (line ${l!.line})`).join(' \u203a ')}` : '',
+            .map((l) => `pl.${l!.kind} (${place(l!)})`).join(' \u203a ')}` : '',
         task.branch ? 'inside an if' : '', task.manual ? 'manual scope' : ''].filter((s) => s !== '');
     details.append(element('p', facts.join(' \u00b7 '), 'facts'));
     if (task.args?.length) {

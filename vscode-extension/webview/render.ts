@@ -4,7 +4,7 @@
 import type { Edge, Hazard, Task, TaskGraph } from './contract';
 import { forward, type Box, type Layout, type Link } from './layout';
 import type { Direction } from './logic';
-import { clip, loopLabel } from './logic';
+import { clip, loopLabel, place } from './logic';
 
 const SVG = 'http://www.w3.org/2000/svg';
 export const EDGE_KINDS = ['raw', 'waw', 'creator', 'deps'] as const;
@@ -145,7 +145,7 @@ function edgeTitle(graph: TaskGraph, edge: Edge): string {
 }
 
 export function taskTitle(task: Task, hazards: readonly Hazard[]): string {
-    const lines = [`#${task.id} ${task.name} (${task.kind}), line ${task.line}`];
+    const lines = [`#${task.id} ${task.name} (${task.kind}), ${place(task)}${task.elsewhere ? ` (in ${task.elsewhere})` : ''}`];
     if (task.tid) {
         lines.push(`task id: ${task.tid}`);
     }
@@ -157,6 +157,12 @@ export function taskTitle(task: Task, hazards: readonly Hazard[]): string {
     }
     if (task.manual) {
         lines.push('inside pl.manual_scope: only deps= orders it (G11)');
+    }
+    if (task.kind === 'unknown') {
+        lines.push('its callee is not found: its directions are unknown, so it is taken to order everything '
+            + '(no hazard across it, no edges drawn)');
+    } else if (task.waits_on_unknown) {
+        lines.push('a deps= entry names a task id the analysis cannot follow: it may wait for any earlier task');
     }
     for (const h of hazards) {
         lines.push(`\u26a0 ${h.code} (${h.rule}): ${h.message}`);
@@ -235,7 +241,7 @@ export function draw(viewport: SVGGElement, input: DrawInput): Drawn {
         const name = svg('text', { x: 12, y: 19, class: 'name' }, g);
         svg('tspan', { class: 'tid' }, name).textContent = `#${task.id} `;
         svg('tspan', {}, name).textContent = clip(task.name, 20);
-        const facts = [`line ${task.line}`, task.kind === 'call' ? '' : task.kind, task.tid ? `\u2192 ${task.tid}` : '',
+        const facts = [place(task), task.kind === 'call' ? '' : task.kind, task.tid ? `\u2192 ${task.tid}` : '',
             task.manual ? 'manual' : '', task.branch ? 'if' : ''].filter((s) => s !== '');
         svg('text', { x: 12, y: 36, class: 'facts' }, g).textContent = clip(facts.join(' \u00b7 '), 28);
         if (hazards.length) {

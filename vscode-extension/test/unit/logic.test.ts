@@ -7,7 +7,8 @@ import { utf16Character } from '../../src/columns';
 import { taskGraphHtml } from '../../src/taskGraphHtml';
 import type { Edge, Task, TaskGraph } from '../../webview/contract';
 import {
-    clip, computeRedundant, hazardTasks, layoutKey, neighbourhood, redundantFlags, searchTasks, visibleEdges,
+    clip, computeRedundant, hazardTasks, layoutKey, loopLabel, neighbourhood, place, redundantFlags, searchTasks,
+    taskRef, visibleEdges,
 } from '../../webview/logic';
 
 const FIXTURES = join(__dirname, '..', '..', 'test', 'fixtures');
@@ -203,6 +204,15 @@ describe('helpers', () => {
         const self = graph.hazards.find((h) => h.first === h.second);
         assert.ok(self, 'the fixture has a self-pair');
         assert.equal(by.get(self.first)?.filter((h) => h === self).length, 1);
+    });
+
+    it('places a task or a loop of another file by its file name and line', () => {
+        assert.equal(place(task(2)), 'line 12');
+        const elsewhere = task(3, { uri: 'file:///work/models/rms%20norm.py', elsewhere: 'rms_norm' });
+        assert.equal(place(elsewhere), 'rms norm.py:13');
+        assert.equal(taskRef(elsewhere, 3), '#3 k3 (rms norm.py:13)');
+        assert.equal(loopLabel({ id: 0, kind: 'range', line: 40, trips: 4, uri: 'file:///m/blocks.py' }),
+            'pl.range \u00d74 \u00b7 blocks.py:40');
     });
 
     it('clips long labels by code points', () => {
