@@ -28,6 +28,7 @@ from ..ir import nodes as ir
 from ..ir.nodes import ArgDir, Dir, Kind
 from ..sharing import shared
 from ..syntax.nodes import Span
+from .expansions import expansions_of
 from .footprints import UNKNOWN_FOOTPRINT, WHOLE_FOOTPRINT, Footprint, Footprints
 from .model import CallResult, Dispatch, Fn
 from .normalise import const_trip_count
@@ -67,6 +68,7 @@ class Task:
     waits_on_unknown: bool = False  # a deps= entry the analysis cannot resolve
     callee: Optional[Fn] = None
     call: Optional[ir.UserCall] = None  # None for barriers
+    inlined: tuple = ()  # the inline helpers' expansions it came from, outermost first (ir.Inlined, N1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +79,7 @@ class LoopInfo:
     span: Span
     trips: Optional[int]
     parent: Optional[int]
+    inlined: tuple = ()  # the inline helpers' expansions around it, outermost first (ir.Inlined, N1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +106,7 @@ class TaskGraph:
     edges: list[Edge]
     hazards: list = field(default_factory=list)  # hazards.Hazard
     notes: list[str] = field(default_factory=list)
+    expansions: list = field(default_factory=list)  # expansions.Expansion: what each inline helper call launches
 
     @property
     def manual(self) -> bool:
@@ -253,6 +257,7 @@ class _Builder:
         span = fn.source.span if fn.source is not None and fn.origin == "user" else \
             (fn.scope.span if fn.scope is not None else Span(0, 0, 0, 0))
         graph = TaskGraph(fn.name, fn.key, owner, span, is_host(fn), self.tasks, self.loops, self._static_edges())
+        graph.expansions = expansions_of(self.state, fn, self.tasks, _returned_params)
         if graph.host:
             graph.notes.append("host-level orchestration (G13): its map is keyed by footprint; the tasks are "
                                "drawn, no hazards are reported")
@@ -306,7 +311,7 @@ class _Builder:
         info = self.loop_of.get(id(stmt))
         if info is None:
             info = LoopInfo(len(self.loops), stmt.kind, stmt.owner or self.fn.owner, stmt.span, const_trip_count(stmt),
-                            ctx.loops[-1] if ctx.loops else None)
+                            ctx.loops[-1] if ctx.loops else None, stmt.inlined)
             self.loops.append(info)
             self.loop_of[id(stmt)] = info
         trips = info.trips
@@ -474,12 +479,14 @@ class _Builder:
         return None
 
     # -- tasks ------------------------------------------------------------------------------------
-    def _task(self, stmt, name: str, kind: str, span: Span, ctx: _Ctx, callee, call, owner: str = "") -> Task:
-        """`owner`: the function whose text holds `span` (the call's, N1), else the graph's function."""
+    def _task(self, stmt, name: str, kind: str, span: Span, ctx: _Ctx, callee, call, owner: str = "",
+              inlined: tuple = ()) -> Task:
+        """`owner`: the function whose text holds `span` (the call's, N1), else the graph's function;
+        `inlined`: the inline helpers' expansions the statement came from (ir.Inlined, outermost first)."""
         task = self.task_of.get(id(stmt))
         if task is None:
             task = Task(len(self.tasks), name, kind, owner or (call.owner if call is not None else "") or self.fn.owner,
-                        span, ctx.loops, ctx.branch, ctx.manual, callee=callee, call=call)
+                        span, ctx.loops, ctx.branch, ctx.manual, callee=callee, call=call, inlined=inlined)
             self.tasks.append(task)
             self.task_of[id(stmt)] = task
         return task
@@ -492,7 +499,7 @@ class _Builder:
         return inst
 
     def barrier(self, stmt: ir.Assign, call: ir.OpCall, ctx: _Ctx) -> TidValue:
-        task = self._task(stmt, "task_dummy", "barrier", call.span, ctx, None, None, call.owner)
+        task = self._task(stmt, "task_dummy", "barrier", call.span, ctx, None, None, call.owner, call.inlined)
         if task.tid is None and stmt.var is not None:
             task.tid = stmt.var.name
         inst = self._instance(task, ctx)
@@ -511,7 +518,7 @@ class _Builder:
         known = callee is not None and (directions is not None or not call.args)
         kind = "submit" if call.submit else "call"
         name = callee.name if callee is not None else call.callee.name
-        task = self._task(stmt, name, kind if known else "unknown", call.span, ctx, callee, call)
+        task = self._task(stmt, name, kind if known else "unknown", call.span, ctx, callee, call, inlined=call.inlined)
         inst = self._instance(task, ctx)
         if not known:
             inst.wild = True
@@ -526,7 +533,7 @@ class _Builder:
         scope = stmt.scope
         hint = scope.attrs.get("name_hint")
         name = hint if isinstance(hint, str) and hint else (callee.name if callee is not None else "pl.at scope")
-        task = self._task(stmt, name, "dispatch", scope.span, ctx, callee, call)
+        task = self._task(stmt, name, "dispatch", scope.span, ctx, callee, call, inlined=scope.inlined)
         if scope.tid is not None:
             task.tid = scope.tid.name
         inst = self._instance(task, ctx)

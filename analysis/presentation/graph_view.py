@@ -41,10 +41,18 @@ def graph_json(graph: PlacedGraph, file: str, information: bool = False) -> dict
             "end_line": t.range.end_line + 1, "end_col": t.range.end_col + 1,
             "loops": list(t.loops), "branch": t.branch, "manual": t.manual, "tid": t.tid,
             "waits_on_unknown": t.waits_on_unknown, "elsewhere": t.elsewhere, "uri": t.uri or None,
+            "inlined": list(t.inlined), "path": list(t.path),
             "args": [{"param": a.param, "text": a.text, "buffer": a.buffer, "direction": a.direction,
                       "region": a.region} for a in t.args],
         } for t in graph.tasks],
         "loops": graph.loops,
+        "inlined": [{
+            "id": e.id, "helper": e.helper, "line": e.range.line + 1, "col": e.range.col + 1,
+            "end_line": e.range.end_line + 1, "end_col": e.range.end_col + 1, "uri": e.uri or None,
+            "parent": e.parent, "tasks": list(e.tasks),
+            "args": [{"index": a.index, "text": a.text, "direction": a.direction}
+                     for a in e.args],
+        } for e in graph.expansions],
         "edges": [{"from": e.src, "to": e.dst, "rule": e.rule, "kind": e.kind, "buffer": e.buffer,
                    "carried": e.carried, "overlap": e.overlap, "redundant": e.redundant} for e in graph.edges],
         "hazards": [{

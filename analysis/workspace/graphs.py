@@ -13,6 +13,8 @@ from dataclasses import asdict, dataclass, field
 from typing import Optional
 from urllib.parse import unquote
 
+from ..ir import nodes as ir
+from ..pipeline.expansions import Expansion
 from ..pipeline.hazards import HAZARD_CODES, INFORMATION_SETTING, Hazard
 from ..pipeline.task_graph import Task, TaskGraph
 from ..sharing import shared
@@ -44,10 +46,40 @@ class PlacedTask:
     elsewhere: Optional[str] = None  # the inline helper whose text, in another file, holds the call (N1)
     uri: Optional[str] = None  # that file (`range` is in it), or None: this document; or "" when nobody
     # knows where that helper is (`range` is then the function's name)
+    inlined: tuple[int, ...] = ()  # the expansions (PlacedGraph.expansions) it came from, outermost first
+    path: tuple[str, ...] = ()  # what holds it, outermost first: loops `L<id>` and expansions `g<id>`
 
     def where(self) -> str:
         """`line 12`, or `rmsnorm.py:12` for a call in another file's helper."""
-        return f"{file_name(self.uri)}:{self.range.line + 1}" if self.uri else f"line {self.range.line + 1}"
+        return _where(self.uri, self.range)
+
+
+@dataclass(frozen=True, slots=True)
+class PlacedExpansionArg:
+    index: int  # the argument's position in the helper call
+    text: str  # as written there
+    direction: str  # the strongest write of a task on it, else Input (expansions.py)
+    uses: tuple[tuple[int, str], ...]  # (task id, ArgDirection)
+
+
+@dataclass(frozen=True, slots=True)
+class PlacedExpansion:
+    """One call of an inline helper as it expands in one graph (N1): the tasks it launches."""
+
+    id: int
+    helper: str
+    range: Range  # the call, in `uri`'s text
+    uri: Optional[str]  # None: this document; "": nobody knows where (range is the function's name then)
+    parent: Optional[int]  # the expansion whose text holds the call
+    tasks: tuple[int, ...]
+    args: tuple[PlacedExpansionArg, ...]
+
+    def where(self) -> str:
+        return _where(self.uri, self.range)
+
+
+def _where(uri: Optional[str], r: Range) -> str:
+    return f"{file_name(uri)}:{r.line + 1}" if uri else f"line {r.line + 1}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +100,7 @@ class PlacedGraph:
     edges: list  # task_graph.Edge (task ids only: nothing to place)
     hazards: list[PlacedHazard]
     notes: list[str] = field(default_factory=list)
+    expansions: list[PlacedExpansion] = field(default_factory=list)
 
     def shown_hazards(self, information: bool = False) -> list[PlacedHazard]:
         return [h for h in self.hazards if information or h.hazard.severity == "warning"]
@@ -79,8 +112,8 @@ class PlacedGraph:
         """The task whose call (or scope header) holds the position (innermost first)."""
         best = None
         for task in self.tasks:
-            if task.uri is None and task.range.holds(line, col) and (best is None or (task.range.line, task.range.col) >=
-                                                (best.range.line, best.range.col)):
+            if task.uri is None and task.range.holds(line, col) and \
+                    (best is None or (task.range.line, task.range.col) >= (best.range.line, best.range.col)):
                 best = task
         return best
 
@@ -94,14 +127,16 @@ def place_graphs(graphs: list[TaskGraph], places, lines: list[str], extents: dic
         where = places.range(graph.owner, graph.span)
         if where is None:
             continue
-        tasks = [_task(places, lines, t, where) for t in graph.tasks]
+        index = {e.frame: k for k, e in enumerate(graph.expansions)}
+        tasks = [_task(places, lines, t, where, index, graph.loops) for t in graph.tasks]
         loops = []
         for info in graph.loops:
             at = places.location(info.owner, info.span)
             loops.append({"id": info.id, "kind": info.kind, "line": at.range.line + 1 if at else None,
                           "uri": at.uri if at else None, "trips": info.trips, "parent": info.parent})
+        expansions = [_expansion(places, lines, k, e, where) for k, e in enumerate(graph.expansions)]
         out = PlacedGraph(graph.function, where, extents.get(graph.owner), graph.host, tasks, loops,
-                          list(graph.edges), [], list(graph.notes))
+                          list(graph.edges), [], list(graph.notes), expansions)
         for hazard in graph.hazards:
             item = _hazard(places, out, hazard, alias)
             if item is None:
@@ -123,7 +158,39 @@ def _quote(lines: list[str], r: Range) -> str:
     return " ".join(p.strip() for p in parts)
 
 
-def _task(places, lines: list[str], task: Task, function: Range) -> PlacedTask:
+def _expansion(places, lines: list[str], k: int, e: Expansion, function: Range) -> PlacedExpansion:
+    frame = e.frame
+    location = places.location(frame.owner, frame.span)
+    here = location is not None and location.uri is None
+    args = []
+    for a in e.args:
+        span = frame.arg_spans[a.index] if a.index < len(frame.arg_spans) else None
+        r = places.range(frame.owner, span) if span is not None and here else None
+        arg = frame.args[a.index]
+        text = _quote(lines, r) if r is not None else (arg.var.name if isinstance(arg, ir.Ref) else f"#{a.index}")
+        args.append(PlacedExpansionArg(a.index, text, a.direction.value, tuple((t, d.value) for t, d in a.uses)))
+    return PlacedExpansion(k, frame.helper, location.range if location is not None else function,
+                           None if here else (location.uri if location is not None else ""), e.parent, e.tasks,
+                           tuple(args))
+
+
+def _path(task: Task, index: dict, loops: list) -> tuple[str, ...]:
+    """Loops and expansions around a task, outermost first: a loop comes after the expansions
+    around it (those its own statement came through, a prefix of the task's)."""
+    frames = [index[f] for f in task.inlined if f in index]
+    out: list[str] = []
+    taken = 0
+    for loop in task.loops:
+        depth = len(loops[loop].inlined)
+        while taken < min(depth, len(frames)):
+            out.append(f"g{frames[taken]}")
+            taken += 1
+        out.append(f"L{loop}")
+    out.extend(f"g{k}" for k in frames[taken:])
+    return tuple(out)
+
+
+def _task(places, lines: list[str], task: Task, function: Range, index: dict, loops: list) -> PlacedTask:
     """A task where its call is: in this document, or in the other file whose inline helper holds it (N1)."""
     location = places.location(task.owner, task.span)
     here = location is not None and location.uri is None
@@ -135,7 +202,8 @@ def _task(places, lines: list[str], task: Task, function: Range) -> PlacedTask:
         args.append(PlacedArg(a.param, text, a.buffer, a.direction, a.region, ar))
     return PlacedTask(task.id, task.name, task.kind, location.range if location is not None else function,
                       task.loops, task.branch, task.manual, task.tid, tuple(args), task.waits_on_unknown, elsewhere,
-                      None if here else (location.uri if location is not None else ""))
+                      None if here else (location.uri if location is not None else ""),
+                      shared(tuple(index[f] for f in task.inlined if f in index)), shared(_path(task, index, loops)))
 
 
 def file_name(uri: Optional[str]) -> str:
