@@ -148,13 +148,14 @@ export function searchTasks(tasks: readonly Task[], query: string): number[] {
 }
 
 /**
- * What the layout depends on: the tasks' ids and loops, the loops' nesting, and the edges' ends
+ * What the layout depends on: the tasks' ids and what holds them (loops, helpers' expansions), the loops'
+ * nesting, and the edges' ends
  * (the layout places tasks by the edges alone, whatever the mode or the hazards). Names, lines
  * and messages are not in it, so an edit that only moves or renames calls keeps every node
  * where it was.
  */
 export function layoutKey(graph: TaskGraph, direction: Direction): string {
-    const tasks = graph.tasks.map((t) => `${t.id}:${t.loops.join('.')}`).join(',');
+    const tasks = graph.tasks.map((t) => `${t.id}:${(t.path ?? t.loops.map((l) => `L${l}`)).join('.')}`).join(',');
     const loops = graph.loops.map((l) => `${l.id}<${l.parent ?? ''}`).join(',');
     const edges = [...new Set(graph.edges.map((e) => `${e.from}>${e.to}${e.carried ? 'c' : ''}`))].sort().join(',');
     return [graph.function, direction, tasks, loops, edges].join('|');
@@ -198,6 +199,11 @@ export function hazardTasks(hazards: readonly Hazard[]): Map<number, Hazard[]> {
 }
 
 /** Shortens a label to `max` characters with an ellipsis (SVG text does not clip itself). */
+/** `1 task`, `3 tasks`. */
+export function plural(n: number, word: string): string {
+    return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
 export function clip(text: string, max: number): string {
     const chars = [...text];
     return chars.length <= max ? text : `${chars.slice(0, Math.max(1, max - 1)).join('')}\u2026`;

@@ -7,7 +7,7 @@ import { utf16Character } from '../../src/columns';
 import { taskGraphHtml } from '../../src/taskGraphHtml';
 import type { Edge, Task, TaskGraph } from '../../webview/contract';
 import {
-    clip, computeRedundant, hazardTasks, layoutKey, loopLabel, neighbourhood, place, redundantFlags, searchTasks,
+    clip, computeRedundant, hazardTasks, layoutKey, loopLabel, neighbourhood, place, plural, redundantFlags, searchTasks,
     taskRef, visibleEdges,
 } from '../../webview/logic';
 
@@ -219,6 +219,12 @@ describe('helpers', () => {
         assert.equal(clip('short', 10), 'short');
         assert.equal(clip('a_very_long_kernel_name', 10), 'a_very_lo\u2026');
         assert.equal([...clip('\u{1F600}'.repeat(12), 5)].length, 5);
+    });
+
+    it('counts one task as "1 task"', () => {
+        assert.equal(plural(1, 'task'), '1 task');
+        assert.equal(plural(0, 'task'), '0 tasks');
+        assert.equal(plural(18, 'task'), '18 tasks');
     });
 
     it('converts code-point columns to UTF-16 characters', () => {
