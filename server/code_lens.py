@@ -55,6 +55,6 @@ def install(server) -> None:
                 at = position(text, lens.line, lens.col, ls.encoding)
                 out.append(types.CodeLens(
                     range=types.Range(start=at, end=at),
-                    command=types.Command(title=lens.title, command=EXPLAIN_AT,
+                    command=types.Command(title=lens.title, command=EXPLAIN_AT, tooltip=lens.tooltip,
                                           arguments=[uri, at.line, at.character])))
         return out

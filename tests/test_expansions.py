@@ -56,7 +56,8 @@ def test_the_hover_and_explain_of_a_helper_call():
     text = hover_markdown(call)
     assert text.startswith("**layer** (inline helper) — expands into `stack`: 2 tasks (N1)")
     assert "- **h1** — **written** by #1 mix_rows (OutputExisting)" in text
-    assert "- **h0** — read by #0 mix_rows (Input)" in text
+    assert "- **h0** — read by #0 mix_rows" in text
+    assert text.index("**h1** — **written**") < text.index("**h0** — read"), "the writes come first"
     header = _line('name_hint="mix_rows"') + 1
     assert f"- #0 mix_rows (scope, line {header})" in text
     assert explain_at(analysis, line, 0).startswith(f"# What line {line + 1} launches\n\n**layer**")

@@ -125,10 +125,11 @@ def hover_markdown(call: HelperCall, link: LinkMaker = _plain) -> str:
     """The hover of a helper call: what it becomes, what its tasks do with each argument, its tasks."""
     lines = [f"**{call.helper}** (inline helper) — expands into {_functions(call)}: {count_text(call)} (N1)", "",
              "PyPTO copies the helper's body here: its scopes and calls are tasks of the caller, and the call "
-             "itself has no directions. What those tasks do with each argument:", ""]
+             "itself has no directions. What those tasks do with each argument (a read is Input):", ""]
     arguments = _arguments(call)
     graph0, first = call.expansions[0]
-    for index, text, _ in arguments:
+    # what the call writes first (what a caller looks for), then what it only reads; each in call order
+    for index, text, _ in sorted(arguments, key=lambda a: a[2] is ArgDir.INPUT):
         lines.append(f"- **{text}** — " + "; ".join(_uses(call, index)))
     if not arguments:
         lines.append("- none of its arguments is a buffer its tasks touch")
@@ -147,13 +148,13 @@ def hover_markdown(call: HelperCall, link: LinkMaker = _plain) -> str:
 
 
 def _uses(call: HelperCall, index: int) -> list[str]:
-    """`written by #3 rms_norm (OutputExisting)`, `read by #4 pad`: in the first expansion using it."""
+    """`written by #3 rms_norm (OutputExisting)`, `read by #4 pad` (Input): in the first expansion using it."""
     for graph, e in call.expansions:
         own = next((a for a in e.args if a.index == index), None)
         if own is None:
             continue
         written = [f"#{t} {graph.tasks[t].name} ({d})" for t, d in own.uses if d != ArgDir.INPUT.value]
-        read = [f"#{t} {graph.tasks[t].name} (Input)" for t, d in own.uses if d == ArgDir.INPUT.value]
+        read = [f"#{t} {graph.tasks[t].name}" for t, d in own.uses if d == ArgDir.INPUT.value]
         return (["**written** by " + _some(written)] if written else []) + (["read by " + _some(read)] if read else [])
     return []
 

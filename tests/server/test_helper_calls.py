@@ -71,7 +71,7 @@ async def test_the_hover_of_a_helper_call_lists_its_tasks_with_links(client):
     text = hover.contents.value
     assert text.startswith("**norm_rows** (inline helper) — expands into `entry`: 2 tasks (N1)")
     assert "- **y** — **written** by #1 norm_block (InOut)" in text
-    assert "- **x** — read by #1 norm_block (Input)" in text
+    assert "- **x** — read by #1 norm_block" in text
     barrier = line_of(BLOCKS, "gate = pl.system.task_dummy") + 1
     header = line_of(BLOCKS, 'name_hint="norm_block"') + 1
     assert f"- #0 task_dummy (barrier, [blocks.py:{barrier}]({blocks}#L{barrier}," in text

@@ -198,12 +198,12 @@ export function hazardTasks(hazards: readonly Hazard[]): Map<number, Hazard[]> {
     return by;
 }
 
-/** Shortens a label to `max` characters with an ellipsis (SVG text does not clip itself). */
 /** `1 task`, `3 tasks`. */
 export function plural(n: number, word: string): string {
     return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
+/** Shortens a label to `max` characters with an ellipsis (SVG text does not clip itself). */
 export function clip(text: string, max: number): string {
     const chars = [...text];
     return chars.length <= max ? text : `${chars.slice(0, Math.max(1, max - 1)).join('')}\u2026`;
