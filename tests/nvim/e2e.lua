@@ -335,9 +335,9 @@ end
 assert(next(want_dirs) and #want_warn > 0, "the example has no expectations")
 
 local got_dirs
--- the short words' directions
+-- the short words' directions (a hint writes the written ones in capitals, a scope's lens in lower case)
 local WORDS = { ["in"] = "Input", out = "OutputExisting", inout = "InOut", nodep = "NoDep", new = "Output",
-  scalar = "Scalar" }
+  scalar = "Scalar", OUT = "OutputExisting", INOUT = "InOut", NODEP = "NoDep", NEW = "Output" }
 local function directions()
   local per_line = {}
   for _, h in ipairs(hints_of(ex)) do
