@@ -64,12 +64,26 @@ export function groupCaption(graph: TaskGraph, group: Group): string {
     return `pl.${loop.kind}${trips} \u00b7 ${place(loop)}`;
 }
 
-/** What a big graph opens with: every inline helper's expansion collapsed; a small one, nothing. */
+/** A graph folded to fewer nodes than this opens its biggest folded call, and again (one call of 151 tasks). */
+export const FEWEST_NODES = 8;
+
+/**
+ * What a big graph opens with: every inline helper's expansion collapsed, then the biggest of the
+ * folded ones opened while fewer than FEWEST_NODES nodes would be drawn; a small graph, nothing.
+ */
 export function defaultCollapsed(graph: TaskGraph, groups: Groups): Set<string> {
     if (graph.tasks.length <= BIG_GRAPH) {
         return new Set();
     }
-    return new Set([...groups.byKey.values()].filter((g) => g.kind === 'inline').map((g) => g.key));
+    const collapsed = new Set([...groups.byKey.values()].filter((g) => g.kind === 'inline').map((g) => g.key));
+    for (;;) {
+        const leaves = visible(graph, groups, collapsed).leaves;
+        const folded = leaves.filter((l) => collapsed.has(l.key)).sort((a, b) => b.tasks.length - a.tasks.length);
+        if (leaves.length >= FEWEST_NODES || folded.length === 0) {
+            return collapsed;
+        }
+        collapsed.delete(folded[0].key);
+    }
 }
 
 export interface Leaf {

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Edge, Task, TaskGraph } from '../../webview/contract';
-import { BIG_GRAPH, defaultCollapsed, groupCaption, groupsOf, toOpen, visible } from '../../webview/groups';
+import { BIG_GRAPH, defaultCollapsed, FEWEST_NODES, groupCaption, groupsOf, toOpen, visible } from '../../webview/groups';
 import { certainEnough, linksOf } from '../../webview/links';
 
 const task = (id: number, path: string[] = []): Task =>
@@ -55,6 +55,19 @@ describe('groups', () => {
         assert.deepEqual([...defaultCollapsed(GRAPH, groups)], []);
         const big: TaskGraph = { ...GRAPH, tasks: [...GRAPH.tasks, ...Array.from({ length: BIG_GRAPH }, (_, i) => task(7 + i))] };
         assert.deepEqual([...defaultCollapsed(big, groupsOf(big))].sort(), ['g0', 'g1']);
+    });
+
+    it('opens the biggest folded call while a big graph would show too few nodes', () => {
+        // one call of 70 tasks holding two of 35: folded, that is one node; opened, two
+        const tasks = Array.from({ length: 70 }, (_, i) => task(i, ['g0', i < 35 ? 'g1' : 'g2']));
+        const one: TaskGraph = { function: 'f', line: 1, tasks, loops: [], edges: [], hazards: [], inlined: [
+            { id: 0, helper: 'core', line: 3, col: 5, tasks: tasks.map((t) => t.id) },
+            { id: 1, helper: 'half', line: 10, col: 5, parent: 0, tasks: tasks.slice(0, 35).map((t) => t.id) },
+            { id: 2, helper: 'half', line: 11, col: 5, parent: 0, tasks: tasks.slice(35).map((t) => t.id) },
+        ] };
+        // g0, then one half, then the other: each opening still draws fewer than FEWEST_NODES
+        const collapsed = defaultCollapsed(one, groupsOf(one));
+        assert.ok(!collapsed.has('g0') && visible(one, groupsOf(one), collapsed).leaves.length >= FEWEST_NODES, [...collapsed].join());
     });
 
     it('draws the outermost collapsed group for what it holds, and says what to open to reach a task', () => {
