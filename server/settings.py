@@ -33,6 +33,7 @@ class HintSettings:
     noDep: bool = True
     scalar: bool = False
     scopeHeaders: bool = True
+    helperCalls: bool = True  # what each call of an inline helper launches, in a code lens above it (N1)
     signatures: bool = True
     labelStyle: str = "short"  # 'short': a word, fitted into the line's budget; 'full': H5, every hint
     scopeHeaderStyle: str = "codeLens"  # short labels: a scope's captures in a lens above it, or 'inline'

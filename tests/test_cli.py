@@ -169,7 +169,7 @@ def test_the_in_process_reports_are_what_the_command_prints():
 def test_check_in_process(program: Path):
     lines = check(PROGRAM, """
         15:32: warning: InParamWritten: parameter 'dst' of leak is declared In, but tile.store writes it: \
-declare it pl.Out[...] (written, never read)
+PyPTO's InCore upgrade (U4) makes it Out for its callers (their hints show it), so declare it pl.Out[...] to say the same
         21:13: call fill: src(a)=Input, dst(s)=OutputExisting
         22:13: call fill: src(a)=Input, dst(s)=InOut
     """)

@@ -6,8 +6,8 @@ import textwrap
 from collections import defaultdict
 
 from pypto_lens.ir.nodes import ArgDir
-from pypto_lens.presentation.hints import (FULL, INLINE, SHORT, WORDS, HintOptions, lens_title, scope_lenses, scope_order,
-                                          shorten, shown_hints)
+from pypto_lens.presentation.hints import (FULL, HINT_WORDS, INLINE, SHORT, WORDS, HintOptions, lens_title,
+                                          scope_lenses, scope_order, shorten, shown_hints)
 from pypto_lens.workspace.documents import OpenTexts
 from pypto_lens.workspace.workspace import Workspace
 
@@ -77,16 +77,23 @@ def by_line(hints) -> dict[int, list]:
 
 def test_each_direction_has_its_own_short_word():
     assert len(set(WORDS.values())) == len(ArgDir) == len(WORDS)
-    assert WORDS[ArgDir.OUTPUT_EXISTING] == "out" and WORDS[ArgDir.OUTPUT] == "new"
+    assert WORDS[ArgDir.OUTPUT_EXISTING] == "out" and WORDS[ArgDir.OUTPUT] == "new"  # (lenses)
+
+
+def test_a_hint_writes_a_written_direction_in_capitals():
+    assert len(set(HINT_WORDS.values())) == len(ArgDir) == len(HINT_WORDS)
+    written = (ArgDir.OUTPUT_EXISTING, ArgDir.INOUT, ArgDir.NO_DEP, ArgDir.OUTPUT)
+    assert all(HINT_WORDS[d] == WORDS[d].upper() for d in written)
+    assert HINT_WORDS[ArgDir.INPUT] == "in" and HINT_WORDS[ArgDir.SCALAR] == "scalar"
 
 
 def test_a_line_over_the_budget_keeps_its_written_hints_and_drops_a_calls_inputs_together():
     analysis = analysis_of(CALLS)
     line = CALLS.split("\n").index("        out = self.mix(a, b, c, d, e, f, out, acc)")
     everything = [h.label for h in shown_hints(analysis, HintOptions(budget=0)) if h.line == line]
-    assert everything == ["in"] * 6 + ["out", "inout"]  # no cap: every hint, in position order
+    assert everything == ["in"] * 6 + ["OUT", "INOUT"]  # no cap: every hint, in position order
     tight = [h.label for h in shown_hints(analysis, HintOptions(budget=12)) if h.line == line]
-    assert tight == ["out", "inout"]  # 6 Inputs (12 characters) do not fit beside them: none of them
+    assert tight == ["OUT", "INOUT"]  # 6 Inputs (12 characters) do not fit beside them: none of them
     fits = [h.label for h in shown_hints(analysis, HintOptions(budget=20)) if h.line == line]
     assert fits == everything
 
@@ -105,15 +112,15 @@ def test_a_scope_header_shows_written_captures_first_after_its_colon():
     colon = lines.index("        ):  # a comment after the header")
     hints = [h for h in shown_hints(analysis, HintOptions(budget=0, scope_style=INLINE)) if h.scope]
     assert {(h.line, h.col) for h in hints} == {(colon, len("        ):"))}  # after the `:`, not after `pl.at(`
-    assert [h.label for h in hints] == ["out rotated_keys", "inout key_cache", "value_cache",
+    assert [h.label for h in hints] == ["OUT rotated_keys", "INOUT key_cache", "value_cache",
                                         "in key_projection", "query_projection", "rope_cos", "rope_sin",
                                         "value_projection"]
     fitted = [h for h in shown_hints(analysis, HintOptions(scope_style=INLINE)) if h.scope]
     assert sum(len(h.label) for h in fitted) <= 43
     # the written ones fill the line: their names in full matter more than a count of the inputs
-    assert [h.label for h in fitted] == ["out rotated_keys", "inout key_cache", "value_cache"]
+    assert [h.label for h in fitted] == ["OUT rotated_keys", "INOUT key_cache", "value_cache"]
     roomy = [h for h in shown_hints(analysis, HintOptions(budget=61, scope_style=INLINE)) if h.scope]
-    assert [h.label for h in roomy] == ["out rotated_keys", "inout key_cache", "value_cache", "in key_projection",
+    assert [h.label for h in roomy] == ["OUT rotated_keys", "INOUT key_cache", "value_cache", "in key_projection",
                                         "+4"]
     assert [h.param for h in roomy[-1].hints] == ["query_projection", "rope_cos", "rope_sin",
                                                   "value_projection"]  # the `+N` stands for the rest
@@ -122,9 +129,9 @@ def test_a_scope_header_shows_written_captures_first_after_its_colon():
 def test_written_captures_are_shortened_before_they_are_hidden():
     analysis = analysis_of(SCOPE)
     fitted = [h.label for h in shown_hints(analysis, HintOptions(budget=36, scope_style=INLINE)) if h.scope]
-    assert fitted == ["out rota…eys", "inout key_…che", "valu…che"]  # all three, at 8 characters a name
+    assert fitted == ["OUT rota…eys", "INOUT key_…che", "valu…che"]  # all three, at 8 characters a name
     too_small = [h.label for h in shown_hints(analysis, HintOptions(budget=30, scope_style=INLINE)) if h.scope]
-    assert too_small == ["out rotated_keys", "+7"]  # shorter would not be legible: the first in full, a count
+    assert too_small == ["OUT rotated_keys", "+7"]  # shorter would not be legible: the first in full, a count
     assert shorten("context_slots_0", 8) == "cont…s_0" and shorten("k_cache", 8) == "k_cache"
 
 

@@ -136,7 +136,7 @@ def test_the_server_runs_from_an_unrelated_folder(installed: Path, elsewhere: Pa
             proc.kill()
             proc.wait()
     labels = ["".join(part["value"] for part in h["label"]) for h in hints]
-    assert labels == ["in", "out", "in", "inout"], \
+    assert labels == ["in", "OUT", "in", "INOUT"], \
         proc.stderr.read().decode(errors="replace")[-2000:]
 
 

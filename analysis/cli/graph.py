@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 from ..presentation.graph_view import graph_json
-from ..workspace.graphs import PlacedGraph
+from ..workspace.graphs import PlacedGraph, file_name
 from ..workspace.workspace import Workspace, path_to_uri
 
 EDGE_COLOURS = {"raw": "#1f77b4", "waw": "#9467bd", "creator": "#2ca02c", "deps": "#7f7f7f"}
@@ -56,9 +56,9 @@ def as_text(file: str, graph: PlacedGraph, information: bool, reduced: bool) -> 
         out.append(f"  note: {note}")
     loops = {info["id"]: info for info in graph.loops}
     for t in graph.tasks:
-        where = " ".join(f"{loops[k]['kind']}@{loops[k]['line']}" for k in t.loops)
+        where = " ".join(f"{loops[k]['kind']}@{_loop_place(loops[k])}" for k in t.loops)
         flags = [f for f, on in (("in an if", t.branch), ("manual", t.manual), (f"tid={t.tid}", t.tid)) if on]
-        head = f"  #{t.id} {t.kind} {t.name}  line {t.range.line + 1}" + (f"  [{where}]" if where else "") + \
+        head = f"  #{t.id} {t.kind} {t.name}  {t.where()}" + (f"  [{where}]" if where else "") + \
             (f"  ({', '.join(flags)})" if flags else "")
         out.append(head)
         for a in t.args:
@@ -75,6 +75,15 @@ def as_text(file: str, graph: PlacedGraph, information: bool, reduced: bool) -> 
         out.append(f"  {h.hazard.severity} {h.hazard.code} (#{h.hazard.first} -> #{h.hazard.second}) "
                    f"line {h.range.line + 1}: {h.message}")
     return out
+
+
+def _loop_place(loop: dict) -> str:
+    """A loop's header line, with its file when an inline helper of another file holds it (N1)."""
+    return f"{file_name(loop['uri'])}:{loop['line']}" if loop.get("uri") else str(loop["line"])
+
+
+def _loop_where(loop: dict) -> str:
+    return f"{file_name(loop['uri'])}:{loop['line']}" if loop.get("uri") else f"line {loop['line']}"
 
 
 def _node(graph: PlacedGraph, task_id: int) -> str:
@@ -111,12 +120,12 @@ def _dot_loop(graph: PlacedGraph, children: dict, direct: dict, loop, indent: st
     """A loop's tasks, then its inner loops as clusters. (The two writers are module functions, not
     recursive closures: those are a reference cycle per call, issue 13.)"""
     for t in direct.get(loop, []):
-        label = f"#{t.id} {t.name}\\nline {t.range.line + 1}".replace('"', "'")
+        label = f"#{t.id} {t.name}\\n{t.where()}".replace('"', "'")
         style = ', style=dashed' if t.manual else ''
         out.append(f'{indent}{_node(graph, t.id)} [label="{label}"{style}];')
     for info in children.get(loop, []):
         out.append(f"{indent}subgraph cluster_loop{info['id']} {{")
-        out.append(f'{indent}  label="{info["kind"]} (line {info["line"]})"; style=rounded;')
+        out.append(f'{indent}  label="{info["kind"]} ({_loop_where(info)})"; style=rounded;')
         _dot_loop(graph, children, direct, info["id"], indent + "  ", out)
         out.append(f"{indent}}}")
 
@@ -151,10 +160,10 @@ def as_mermaid(graph: PlacedGraph, information: bool, reduced: bool) -> list[str
 
 def _mermaid_loop(graph: PlacedGraph, children: dict, direct: dict, loop, indent: str, out: list) -> None:
     for t in direct.get(loop, []):
-        label = f"#{t.id} {t.name}<br/>line {t.range.line + 1}".replace('"', "'")
+        label = f"#{t.id} {t.name}<br/>{t.where()}".replace('"', "'")
         out.append(f'{indent}{_node(graph, t.id)}["{label}"]')
     for info in children.get(loop, []):
-        out.append(f'{indent}subgraph loop{info["id"]}["{info["kind"]} (line {info["line"]})"]')
+        out.append(f'{indent}subgraph loop{info["id"]}["{info["kind"]} ({_loop_where(info)})"]')
         _mermaid_loop(graph, children, direct, info["id"], indent + "  ", out)
         out.append(f"{indent}end")
 

@@ -18,6 +18,7 @@ import sys
 from pathlib import Path
 from typing import Iterator, Optional
 
+from ..presentation.expansions import helper_calls, hover_markdown as helper_markdown
 from ..workspace.results import CallSite, DocumentAnalysis
 from ..workspace.workspace import Workspace, path_to_uri
 from . import parallel, render
@@ -117,6 +118,10 @@ def cmd_explain(args) -> int:
         print(f"{file}:{line}: past the end of the file ({lines} line{'s' if lines != 1 else ''})")
         return 1
     if not sites:
+        helper = next((c for c in helper_calls(analysis) if c.range.line == line - 1), None)
+        if helper is not None:  # a call of an inline helper: what it launches (N1)
+            print(f"{file}:{helper.range.line + 1}:{helper.range.col + 1}\n{helper_markdown(helper)}\n")
+            return 0
         print(f"{file}:{line}: no direction-bearing call on this line")
         return 1
     for site in sites:

@@ -532,7 +532,7 @@ def _flat_submit_target(target: s.Expr) -> s.Expr:
 
 def _set_owner(body: list, owner: str) -> None:
     for stmt in ir.walk_stmts(body):
-        if isinstance(stmt, ir.Scope):
+        if isinstance(stmt, (ir.Scope, ir.Loop)):
             stmt.owner = owner
         elif isinstance(stmt, ir.Assign) and isinstance(stmt.value, (ir.OpCall, ir.UserCall)):
             stmt.value.owner = owner

@@ -140,6 +140,20 @@ class Sym:
 
 
 @dataclass(eq=False, slots=True)
+class Inlined:
+    """One expansion of a call of an inline helper (N1): where the call is written and what it
+    passes. A statement copied from the helper's body keeps the expansions it came through,
+    outermost first (`inlined`), so that what the call launches can be shown at the call."""
+
+    helper: str  # the helper's name
+    owner: str  # the function whose text holds the call
+    span: Span  # the call
+    args: list  # its argument expressions, in the caller's variables (renamed as the statements are)
+    arg_spans: tuple  # where each is written
+    serial: int  # tells apart two expansions of one call (pl.unroll's copies, a helper expanded twice)
+
+
+@dataclass(eq=False, slots=True)
 class OpCall:
     """A call of a DSL operator (`pl.store`, `pl.tile.assemble`, ...); `dsl` is its canonical path."""
 
@@ -149,6 +163,7 @@ class OpCall:
     span: Span
     name_span: Span
     owner: str = ""  # the function whose text holds this call (differs after inlining, N1)
+    inlined: tuple = ()  # the expansions it was copied through, outermost first (Inlined, N1)
     views: dict = field(default_factory=dict, init=False, repr=False, compare=False)  # pipeline/types.resolve_op's
 
 
@@ -189,6 +204,7 @@ class UserCall:
     problems: list[tuple[str, str, Span]] = field(default_factory=list)  # (code, message, span)
     owner: str = ""  # the function whose text holds this call (differs after inlining, N1)
     keywords: dict = field(default_factory=dict)  # name -> (Expr, Span, no_dep marker span or None)
+    inlined: tuple = ()  # the expansions it was copied through, outermost first (Inlined, N1)
 
 
 @dataclass(eq=False, slots=True)
@@ -295,6 +311,8 @@ class Loop:
     span: Span  # the header line
     explicit: bool = False  # init_values= / pl.yield_ form
     header_uses: list = field(default_factory=list)  # other header expressions (stage=, ...)
+    owner: str = ""  # the function whose text holds the header (differs after inlining, N1)
+    inlined: tuple = ()  # the expansions it was copied through, outermost first (Inlined, N1)
 
     @property
     def sequential(self) -> bool:
@@ -328,6 +346,7 @@ class Scope:
     loop_var: Optional[Var] = None  # `for i in pl.spmd(n)`
     uses: list[Expr] = field(default_factory=list)  # expressions in the header (core counts...)
     owner: str = ""
+    inlined: tuple = ()  # the expansions it was copied through, outermost first (Inlined, N1)
 
     @property
     def outlined(self) -> bool:

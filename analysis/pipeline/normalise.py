@@ -78,12 +78,16 @@ class _Pending:
         self.phis: set = set()  # if-results of an expansion that exist only when the caller reads them
         self.temps: set = set()  # N4 temporaries of argument expressions that the scopes now compute themselves
         self.expressions: dict = {}  # such a temporary -> (its expression, helper parameter, caller, argument span)
+        self.frames: list = []  # the expansions (ir.Inlined), whose arguments are renamed as the body is
 
     def finish(self, body: list) -> list:
         if self.after:
-            body = _rename_after(body, self.after, {})
+            body = _rename_after(body, self.after, {}, set())
         if self.renames:
-            body = _Renamer(self.renames).block(body)
+            renamer = _Renamer(self.renames)
+            body = renamer.block(body)
+            for frame in self.frames:
+                frame.args = [renamer.expr(a) for a in frame.args]
         if self.phis or self.temps:
             used = set(iter_uses(body))
             if self.phis:
@@ -248,9 +252,13 @@ def _expand(stmt: ir.Assign, helper: tuple[list, list, bool], inline_of: InlineL
     pending.phis.update(phi.var for st in ir.walk_stmts(copied) if isinstance(st, ir.If)
                         for phi in st.phis if phi.var in every_version)
     expanded = normalise(copied, inline_of, depth + 1, params_of, pending)
+    frame = ir.Inlined(call.callee.name, call.owner, call.span, list(call.args), tuple(call.arg_spans),
+                       len(pending.frames))
+    pending.frames.append(frame)
     for st in ir.walk_stmts(expanded):  # where the helper was expanded (the outermost call wins: it runs last)
         if isinstance(st, ir.Scope):
             st.attrs = {**st.attrs, "inlined_at": (call.owner, call.span)}
+        _came_through(st, frame)
     out.extend(expanded)
     if stmt.var is not None:
         same = isinstance(result, ir.Ref) and any(
@@ -262,6 +270,22 @@ def _expand(stmt: ir.Assign, helper: tuple[list, list, bool], inline_of: InlineL
     if reaching and out:
         pending.after.setdefault(id(out[-1]), {}).update(reaching)
     return out
+
+
+def _came_through(st, frame: ir.Inlined) -> None:
+    """Record on a copied statement (a fresh object of this expansion) the expansion it came through:
+    outer ones are recorded after inner ones, so the list reads outermost first. Only what becomes a
+    task or holds tasks is marked: calls, operators (barriers), scopes and loops."""
+    node = st if isinstance(st, (ir.Scope, ir.Loop)) else \
+        st.value if isinstance(st, ir.Assign) and isinstance(st.value, (ir.UserCall, ir.OpCall)) else None
+    if node is not None and not (node.inlined and node.inlined[0] is frame):  # (an argument expression's
+        node.inlined = (frame,) + node.inlined  # operator may stand in several statements: once each)
+
+
+def _frames_of(st) -> tuple:
+    node = st if isinstance(st, (ir.Scope, ir.Loop)) else \
+        st.value if isinstance(st, ir.Assign) and isinstance(st.value, (ir.UserCall, ir.OpCall)) else None
+    return node.inlined if node is not None else ()
 
 
 def _expressions_into_scopes(body: list, expressions: dict, origins: dict) -> list:
@@ -336,29 +360,35 @@ def _last_version(body: list, versions: set) -> Optional[ir.Var]:
     return last
 
 
-def _rename_after(body: list, after: dict, active: dict) -> list:
+def _rename_after(body: list, after: dict, active: dict, framed: set) -> list:
     """Rename uses in program order: once a marked statement has run, its renames hold for
     the rest of its block and, through with-bodies, of the blocks around it. An if or a loop
-    keeps them to itself (the caller's SSA has no if-result or carry for them)."""
+    keeps them to itself (the caller's SSA has no if-result or carry for them). An expansion's
+    arguments (ir.Inlined) are renamed as they stand where its first statement is (`framed`: done)."""
     out = []
     for st in body:
         renamer = _Renamer(active) if active else None
+        for frame in _frames_of(st):
+            if frame not in framed:
+                framed.add(frame)
+                if renamer is not None:
+                    frame.args = [renamer.expr(a) for a in frame.args]
         if isinstance(st, ir.Scope):
             uses = [renamer.expr(e) for e in st.uses] if renamer else st.uses
             deps = [renamer.expr(e) for e in st.deps] if renamer else st.deps
             attrs = renamer.attrs(st) if renamer else st.attrs  # the header's names follow the versions
-            inner = _rename_after(st.body, after, active)
+            inner = _rename_after(st.body, after, active, framed)
             new = st if _kept(uses, st.uses) and _kept(deps, st.deps) and _kept(inner, st.body) \
                 and attrs is st.attrs else replace(st, uses=uses, deps=deps, body=inner, attrs=attrs)
         elif isinstance(st, ir.If):
             head = renamer.head(st) if renamer else st
-            then = _rename_after(st.then, after, dict(active))
-            orelse = _rename_after(st.orelse, after, dict(active))
+            then = _rename_after(st.then, after, dict(active), framed)
+            orelse = _rename_after(st.orelse, after, dict(active), framed)
             new = st if head is st and _kept(then, st.then) and _kept(orelse, st.orelse) else \
                 replace(head, then=then, orelse=orelse)
         elif isinstance(st, ir.Loop):
             head = renamer.head(st) if renamer else st
-            inner = _rename_after(st.body, after, dict(active))
+            inner = _rename_after(st.body, after, dict(active), framed)
             new = st if head is st and _kept(inner, st.body) else replace(head, body=inner)
         else:
             new = renamer.stmt(st) if renamer else st

@@ -40,6 +40,7 @@ class ProgramResult:
     problems: list[Problem] = field(default_factory=list)
     operators: list[OperatorUse] = field(default_factory=list)
     graphs: list = field(default_factory=list)  # task_graph.TaskGraph of each orchestration-like function
+    homes: dict = field(default_factory=dict)  # owner -> home of the other files' inline helpers expanded here (N1)
 
 
 def user_fn(function: ir.Function) -> Fn:
@@ -55,10 +56,13 @@ def analyse_program(name: str, functions: list[ir.Function], registry: Registry,
     for function in functions:
         state.add(user_fn(function))
     users = [fn for fn in state.fns.values()]
+    homes: dict = {}  # where the text of each helper expanded from another file is (its statements' owner)
 
     def inline_of(call: ir.UserCall):
         callee = state.callee(call)
         if callee is not None and callee.kind is Kind.INLINE and callee.origin != Origin.OUTLINED:
+            if callee.home is not None:
+                homes[callee.owner] = callee.home
             return callee.params, callee.body, bool(callee.source and callee.source.jit)
         return None
 
@@ -114,7 +118,7 @@ def analyse_program(name: str, functions: list[ir.Function], registry: Registry,
             writes.extend(check(state, probe, declared[fn.key], spans))
 
     result = ProgramResult(name, state.fns, results, writes, misuse(state, analysed, results, declared),
-                           operator_uses(state), graphs_with_hazards(state, results))
+                           operator_uses(state), graphs_with_hazards(state, results), homes)
     for fn in state.fns.values():  # the stages' views of operator calls were for them (3 MB at genpl 50000)
         for stmt in op_calls(fn.body):
             stmt.value.views.clear()

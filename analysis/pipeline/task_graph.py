@@ -35,6 +35,7 @@ from ..sharing import shared
 from ..syntax.nodes import Span
 from . import affine
 from .affine import Symbol
+from .expansions import expansions_of
 from .footprints import UNKNOWN_FOOTPRINT, WHOLE_FOOTPRINT, Footprint, Footprints, base_regions
 from .model import CallResult, Dispatch, Fn
 from .normalise import const_trip_count
@@ -74,6 +75,7 @@ class Task:
     waits_on_unknown: bool = False  # a deps= entry the analysis cannot resolve
     callee: Optional[Fn] = None
     call: Optional[ir.UserCall] = None  # None for barriers
+    inlined: tuple = ()  # the inline helpers' expansions it came from, outermost first (ir.Inlined, N1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +87,7 @@ class LoopInfo:
     trips: Optional[int]
     parent: Optional[int]
     count: Optional[str] = None  # what a dynamic trip count is (`ctx_blocks`), when it is a name
+    inlined: tuple = ()  # the inline helpers' expansions around it, outermost first (ir.Inlined, N1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,6 +114,7 @@ class TaskGraph:
     edges: list[Edge]
     hazards: list = field(default_factory=list)  # hazards.Hazard
     notes: list[str] = field(default_factory=list)
+    expansions: list = field(default_factory=list)  # expansions.Expansion: what each inline helper call launches
 
     @property
     def manual(self) -> bool:
@@ -273,6 +277,7 @@ class _Builder:
         span = fn.source.span if fn.source is not None and fn.origin == "user" else \
             (fn.scope.span if fn.scope is not None else Span(0, 0, 0, 0))
         graph = TaskGraph(fn.name, fn.key, owner, span, is_host(fn), self.tasks, self.loops, self._static_edges())
+        graph.expansions = expansions_of(self.state, fn, self.tasks, _returned_params)
         if graph.host:
             graph.notes.append("host-level orchestration (G13): its map is keyed by footprint; the tasks are "
                                "drawn, no hazards are reported")
@@ -325,8 +330,8 @@ class _Builder:
     def loop(self, stmt: ir.Loop, ctx: _Ctx) -> None:
         info = self.loop_of.get(id(stmt))
         if info is None:
-            info = LoopInfo(len(self.loops), stmt.kind, self.fn.owner, stmt.span, const_trip_count(stmt),
-                            ctx.loops[-1] if ctx.loops else None, _count_text(stmt))
+            info = LoopInfo(len(self.loops), stmt.kind, stmt.owner or self.fn.owner, stmt.span, const_trip_count(stmt),
+                            ctx.loops[-1] if ctx.loops else None, _count_text(stmt), stmt.inlined)
             self.loops.append(info)
             self.loop_of[id(stmt)] = info
         trips = info.trips
@@ -557,11 +562,14 @@ class _Builder:
         return None
 
     # -- tasks ------------------------------------------------------------------------------------
-    def _task(self, stmt, name: str, kind: str, span: Span, ctx: _Ctx, callee, call) -> Task:
+    def _task(self, stmt, name: str, kind: str, span: Span, ctx: _Ctx, callee, call, owner: str = "",
+              inlined: tuple = ()) -> Task:
+        """`owner`: the function whose text holds `span` (the call's, N1), else the graph's function;
+        `inlined`: the inline helpers' expansions the statement came from (ir.Inlined, outermost first)."""
         task = self.task_of.get(id(stmt))
         if task is None:
-            task = Task(len(self.tasks), name, kind, (call.owner if call is not None and call.owner else None)
-                        or self.fn.owner, span, ctx.loops, ctx.branch, ctx.manual, callee=callee, call=call)
+            task = Task(len(self.tasks), name, kind, owner or (call.owner if call is not None else "") or self.fn.owner,
+                        span, ctx.loops, ctx.branch, ctx.manual, callee=callee, call=call, inlined=inlined)
             self.tasks.append(task)
             self.task_of[id(stmt)] = task
         return task
@@ -574,7 +582,7 @@ class _Builder:
         return inst
 
     def barrier(self, stmt: ir.Assign, call: ir.OpCall, ctx: _Ctx) -> TidValue:
-        task = self._task(stmt, "task_dummy", "barrier", call.span, ctx, None, None)
+        task = self._task(stmt, "task_dummy", "barrier", call.span, ctx, None, None, call.owner, call.inlined)
         if task.tid is None and stmt.var is not None:
             task.tid = stmt.var.name
         inst = self._instance(task, ctx)
@@ -593,7 +601,7 @@ class _Builder:
         known = callee is not None and (directions is not None or not call.args)
         kind = "submit" if call.submit else "call"
         name = callee.name if callee is not None else call.callee.name
-        task = self._task(stmt, name, kind if known else "unknown", call.span, ctx, callee, call)
+        task = self._task(stmt, name, kind if known else "unknown", call.span, ctx, callee, call, inlined=call.inlined)
         inst = self._instance(task, ctx)
         if not known:
             inst.wild = True
@@ -608,7 +616,7 @@ class _Builder:
         scope = stmt.scope
         hint = scope.attrs.get("name_hint")
         name = hint if isinstance(hint, str) and hint else (callee.name if callee is not None else "pl.at scope")
-        task = self._task(stmt, name, "dispatch", scope.span, ctx, callee, call)
+        task = self._task(stmt, name, "dispatch", scope.span, ctx, callee, call, inlined=scope.inlined)
         if scope.tid is not None:
             task.tid = scope.tid.name
         inst = self._instance(task, ctx)
@@ -694,7 +702,9 @@ class _Builder:
                 value = BufferValue(((base, WHOLE),))
                 dispatch_outputs.append((var, value))
                 tag = "InOut" if _in_sequential_loop(self, ctx) else "OutputExisting"
-                add(-1, var.name, None, var.name, value, tag, False, True, WHOLE_FOOTPRINT)
+                # (U6: a new buffer the variable names after the scope, not the capture of that name)
+                add(-1, f"result {len(dispatch_outputs) - 1}", None, f"{var.name} (new)", value, tag, False, True,
+                    WHOLE_FOOTPRINT)
 
         if first:
             task.args = args

@@ -179,6 +179,11 @@ def explain_at(analysis: DocumentAnalysis, line: int, col: int, link: LinkMaker 
     """The explain command's answer: the call at the position, else the first call on its line."""
     site = analysis.call_at(line, col) or next(iter(analysis.calls_on_line(line)), None)
     if site is None:
+        from .expansions import helper_call_at, helper_calls, hover_markdown  # (it builds on this module)
+        helper = helper_call_at(analysis, line, col) or next((c for c in helper_calls(analysis)
+                                                              if c.range.line == line), None)
+        if helper is not None:
+            return f"# What line {line + 1} launches\n\n" + hover_markdown(helper, link)
         return f"No direction-bearing call at line {line + 1}."
     return f"# Directions at line {site.range.line + 1}\n\n" + call_markdown(site, link)
 

@@ -1,6 +1,7 @@
-"""Quick fixes for InParamWritten: declare the parameter pl.Out[...] or pl.InOut[...] (IW6).
+"""The quick fix of InParamWritten: declare the parameter as the warning says, pl.Out[...] or pl.InOut[...] (IW6).
 
-The preferred fix is Out when the parameter is never read, InOut when it is. The fixes
+The direction is the one PyPTO derives for it (its callers' hints show it), else Out when the
+parameter is never read, InOut when it is; the other is not offered. The fixes
 are made from the diagnostic's data as the client hands it back, and the current text:
 both may come from another version of the document, so anything that does not fit
 gives no fix.
@@ -41,8 +42,11 @@ def quick_fixes(code: Any, data: Any, line_text: Callable[[int], str]) -> list[F
     if not current:
         return []
     alias = data.get("alias") or "pl"
-    preferred = data.get("suggestion", "Out")
+    direction = data.get("suggestion")
+    if direction not in FIX_REASONS:
+        return []
     param = data.get("param", "the parameter")
+    # only the direction the warning names: the other would be wrong (Out on a parameter the body reads
+    # drops the read; InOut on one PyPTO makes Out contradicts what the callers pass)
     return [Fix(f"Declare '{param}' as {alias}.{direction}[...] ({FIX_REASONS[direction]})", r,
-                f"{alias}.{direction}[{current}]", direction == preferred)
-            for direction in sorted(FIX_REASONS, key=lambda d: d != preferred)]
+                f"{alias}.{direction}[{current}]", True)]

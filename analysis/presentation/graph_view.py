@@ -40,11 +40,19 @@ def graph_json(graph: PlacedGraph, file: str, information: bool = False) -> dict
             "line": t.range.line + 1, "col": t.range.col + 1,
             "end_line": t.range.end_line + 1, "end_col": t.range.end_col + 1,
             "loops": list(t.loops), "branch": t.branch, "manual": t.manual, "tid": t.tid,
-            "waits_on_unknown": t.waits_on_unknown, "elsewhere": t.elsewhere,
+            "waits_on_unknown": t.waits_on_unknown, "elsewhere": t.elsewhere, "uri": t.uri or None,
+            "inlined": list(t.inlined), "path": list(t.path),
             "args": [{"param": a.param, "text": a.text, "buffer": a.buffer, "direction": a.direction,
                       "region": a.region} for a in t.args],
         } for t in graph.tasks],
         "loops": graph.loops,
+        "inlined": [{
+            "id": e.id, "helper": e.helper, "line": e.range.line + 1, "col": e.range.col + 1,
+            "end_line": e.range.end_line + 1, "end_col": e.range.end_col + 1, "uri": e.uri or None,
+            "parent": e.parent, "tasks": list(e.tasks),
+            "args": [{"index": a.index, "text": a.text, "direction": a.direction}
+                     for a in e.args],
+        } for e in graph.expansions],
         "edges": [{"from": e.src, "to": e.dst, "rule": e.rule, "kind": e.kind, "buffer": e.buffer,
                    "carried": e.carried, "overlap": e.overlap, "redundant": e.redundant} for e in graph.edges],
         "hazards": [{
@@ -101,23 +109,36 @@ def hover_line(graph: PlacedGraph, task: PlacedTask, information: bool = False) 
     races = sorted({h.hazard.first if h.hazard.second == task.id else h.hazard.second
                     for h in graph.shown_hazards(information)
                     if task.id in (h.hazard.first, h.hazard.second) and h.hazard.code != SCOPE_WINDOW})
+    if task.kind == "unknown":
+        return f"Task #{task.id}: {UNKNOWN_CALLEE.format(name=task.name)}"
     text = f"Task #{task.id} waits for " + (", ".join(_name(graph, t) for t in waits) if waits
                                              else "no earlier task")
     if races:
         text += "; races with " + ", ".join(_name(graph, t) for t in races)
+    if task.waits_on_unknown:
+        text += "; " + UNKNOWN_DEPS
     return text
+
+
+# what the analysis assumes of a task it cannot read (task_graph.py: such a task is `wild`)
+UNKNOWN_CALLEE = ("its callee {name} is not found (not in this program, not importable here), so its "
+                  "directions are unknown: the analysis assumes it waits for every earlier task and every later "
+                  "task waits for it, so it orders everything; no hazard is reported with it or between a task "
+                  "before it and one after it, and it draws no edges")
+UNKNOWN_DEPS = ("a deps= entry names a task id the analysis cannot follow, so it may wait for any earlier task: "
+                "no hazard is reported between it and an earlier task")
 
 
 def task_line(analysis: DocumentAnalysis, line: int, col: int, information: bool = False) -> Optional[str]:
     """The hover line of the task whose call holds the position, if it is one."""
     graph = analysis.graph_at(line)
     task = graph.task_at(line, col) if graph is not None else None
-    if task is None or task.elsewhere is not None:
+    if task is None or task.uri is not None:
         return None
     return hover_line(graph, task, information)
 
 
 def _name(graph: PlacedGraph, task_id: int) -> str:
     t = graph.tasks[task_id]
-    return f"#{t.id} {t.name} (line {t.range.line + 1})"
+    return f"#{t.id} {t.name} ({t.where()})"
 

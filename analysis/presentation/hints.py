@@ -3,7 +3,8 @@
 Two label styles:
 
 - `short` (the default): one word per ArgDirection before the argument (`in`,
-  `out`, `inout`, `nodep`, `new`, `scalar`); the parameter, the full name and
+  `OUT`, `INOUT`, `NODEP`, `NEW`, `scalar`: a written one in capitals, so that it
+  stands out from the reads, and `in` from Python's keyword); the parameter, the full name and
   the derivation are the hint's tooltip. Each line's hints are fitted into the
   editor's budget for one line's hint text (VS Code cuts past
   `editor.inlayHints.maximumLength`, 43 characters): the written directions
@@ -37,6 +38,9 @@ DEFAULT_BUDGET = 43  # VS Code's editor.inlayHints.maximumLength
 
 WORDS = {ArgDir.INPUT: "in", ArgDir.OUTPUT_EXISTING: "out", ArgDir.INOUT: "inout", ArgDir.NO_DEP: "nodep",
          ArgDir.OUTPUT: "new", ArgDir.SCALAR: "scalar"}
+# in the code, before an argument: a written direction stands out from a read (and from Python's `in`)
+HINT_WORDS = {**WORDS, ArgDir.OUTPUT_EXISTING: "OUT", ArgDir.INOUT: "INOUT", ArgDir.NO_DEP: "NODEP",
+              ArgDir.OUTPUT: "NEW"}
 # what a line shows first, in this order on a scope header
 FIRST = (ArgDir.OUTPUT_EXISTING, ArgDir.INOUT, ArgDir.OUTPUT, ArgDir.NO_DEP)
 THEN = (ArgDir.INPUT, ArgDir.SCALAR)
@@ -122,7 +126,7 @@ def _priority(direction: ArgDir) -> int:
 def _argument(hint: ArgHint, style: str) -> ShownHint:
     if style == FULL:
         return ShownHint(hint.line, hint.col, label(hint), len(hint.param), (hint,))
-    word = WORDS[hint.direction]
+    word = HINT_WORDS[hint.direction]
     return ShownHint(hint.line, hint.col, word, len(word), (hint,))
 
 
@@ -208,7 +212,7 @@ def _labels(captures: list[ArgHint], names: list[str]) -> list[str]:
     """`word name` for the first capture of each direction, the name alone for the others."""
     out, last = [], None
     for h, name in zip(captures, names):
-        out.append(name if h.direction is last else f"{WORDS[h.direction]} {name}")
+        out.append(name if h.direction is last else f"{HINT_WORDS[h.direction]} {name}")
         last = h.direction
     return out
 
@@ -236,7 +240,7 @@ def _more(captures: list[ArgHint], keep: int) -> str:
     rest = captures[keep:]
     directions = {h.direction for h in rest}
     if len(directions) == 1 and all(h.direction not in directions for h in captures[:keep]):
-        return f"+{len(rest)} {WORDS[rest[0].direction]}"
+        return f"+{len(rest)} {HINT_WORDS[rest[0].direction]}"
     return f"+{len(rest)}"
 
 
@@ -248,6 +252,7 @@ class ScopeLens:
     col: int
     title: str  # `out a, b · inout c · in d, e`
     site: CallSite
+    tooltip: str = ""
 
 
 def scope_lenses(analysis: DocumentAnalysis, options: HintOptions) -> list[ScopeLens]:
@@ -257,11 +262,21 @@ def scope_lenses(analysis: DocumentAnalysis, options: HintOptions) -> list[Scope
     for site in analysis.calls:
         if site.scope and site.hints:
             title = lens_title(scope_order(site, options.shows))
-            if title and site.lent:  # an inline helper's header: its callers' expansions (helper_callers.py)
-                title = f"{'caller' if len(site.lent) == 1 else f'{len(site.lent)} calls'}: {title}"
             if title:
-                out.append(ScopeLens(site.range.line, site.range.col, title, site))
+                out.append(ScopeLens(site.range.line, site.range.col, title, site, scope_tooltip(site)))
     return out
+
+
+def scope_tooltip(site: CallSite) -> str:
+    """What a scope's lens stands for. An inline helper's header has no directions of its own: they are
+    its callers' expansions (N1, helper_callers.py), which the tooltip names (not the title: their count
+    changes while the callers are lent again after an edit, and a count says nothing by itself)."""
+    what = "its captured buffers' directions, the written ones first"
+    if site.lent:
+        calls = "its one call" if len(site.lent) == 1 else f"its {len(site.lent)} calls"
+        what = (f"{what}, as {calls} expand this inline helper's scope (N1): {', '.join(site.lent)}; "
+                "where they disagree, each capture shows the strongest (H3)")
+    return f"{site.callee}: {what}. Click: how each was derived."
 
 
 def lens_title(captures: list[ArgHint], length: int = LENS_LENGTH) -> str:

@@ -11,7 +11,10 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 from typing import Optional
+from urllib.parse import unquote
 
+from ..ir import nodes as ir
+from ..pipeline.expansions import Expansion
 from ..pipeline.hazards import HAZARD_CODES, INFORMATION_SETTING, Hazard
 from ..pipeline.task_graph import Task, TaskGraph
 from ..sharing import shared
@@ -40,8 +43,43 @@ class PlacedTask:
     tid: Optional[str]
     args: tuple[PlacedArg, ...]
     waits_on_unknown: bool
-    elsewhere: Optional[str] = None  # the helper whose text (in another file) holds the call: `range` is the
-    # function's name then
+    elsewhere: Optional[str] = None  # the inline helper whose text, in another file, holds the call (N1)
+    uri: Optional[str] = None  # that file (`range` is in it), or None: this document; or "" when nobody
+    # knows where that helper is (`range` is then the function's name)
+    inlined: tuple[int, ...] = ()  # the expansions (PlacedGraph.expansions) it came from, outermost first
+    path: tuple[str, ...] = ()  # what holds it, outermost first: loops `L<id>` and expansions `g<id>`
+
+    def where(self) -> str:
+        """`line 12`, or `rmsnorm.py:12` for a call in another file's helper."""
+        return _where(self.uri, self.range)
+
+
+@dataclass(frozen=True, slots=True)
+class PlacedExpansionArg:
+    index: int  # the argument's position in the helper call
+    text: str  # as written there
+    direction: str  # the strongest write of a task on it, else Input (expansions.py)
+    uses: tuple[tuple[int, str], ...]  # (task id, ArgDirection)
+
+
+@dataclass(frozen=True, slots=True)
+class PlacedExpansion:
+    """One call of an inline helper as it expands in one graph (N1): the tasks it launches."""
+
+    id: int
+    helper: str
+    range: Range  # the call, in `uri`'s text
+    uri: Optional[str]  # None: this document; "": nobody knows where (range is the function's name then)
+    parent: Optional[int]  # the expansion whose text holds the call
+    tasks: tuple[int, ...]
+    args: tuple[PlacedExpansionArg, ...]
+
+    def where(self) -> str:
+        return _where(self.uri, self.range)
+
+
+def _where(uri: Optional[str], r: Range) -> str:
+    return f"{file_name(uri)}:{r.line + 1}" if uri else f"line {r.line + 1}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +100,7 @@ class PlacedGraph:
     edges: list  # task_graph.Edge (task ids only: nothing to place)
     hazards: list[PlacedHazard]
     notes: list[str] = field(default_factory=list)
+    expansions: list[PlacedExpansion] = field(default_factory=list)
 
     def shown_hazards(self, information: bool = False) -> list[PlacedHazard]:
         return [h for h in self.hazards if information or h.hazard.severity == "warning"]
@@ -73,8 +112,8 @@ class PlacedGraph:
         """The task whose call (or scope header) holds the position (innermost first)."""
         best = None
         for task in self.tasks:
-            if task.range.holds(line, col) and (best is None or (task.range.line, task.range.col) >=
-                                                (best.range.line, best.range.col)):
+            if task.uri is None and task.range.holds(line, col) and \
+                    (best is None or (task.range.line, task.range.col) >= (best.range.line, best.range.col)):
                 best = task
         return best
 
@@ -88,14 +127,16 @@ def place_graphs(graphs: list[TaskGraph], places, lines: list[str], extents: dic
         where = places.range(graph.owner, graph.span)
         if where is None:
             continue
-        tasks = [_task(places, lines, t, where) for t in graph.tasks]
+        index = {e.frame: k for k, e in enumerate(graph.expansions)}
+        tasks = [_task(places, lines, t, where, index, graph.loops) for t in graph.tasks]
         loops = []
         for info in graph.loops:
-            r = places.range(info.owner, info.span)
-            loops.append({"id": info.id, "kind": info.kind, "line": r.line + 1 if r else None, "trips": info.trips,
-                          "parent": info.parent})
+            at = places.location(info.owner, info.span)
+            loops.append({"id": info.id, "kind": info.kind, "line": at.range.line + 1 if at else None,
+                          "uri": at.uri if at else None, "trips": info.trips, "parent": info.parent})
+        expansions = [_expansion(places, lines, k, e, where) for k, e in enumerate(graph.expansions)]
         out = PlacedGraph(graph.function, where, extents.get(graph.owner), graph.host, tasks, loops,
-                          list(graph.edges), [], list(graph.notes))
+                          list(graph.edges), [], list(graph.notes), expansions)
         for hazard in graph.hazards:
             item = _hazard(places, out, hazard, alias)
             if item is None:
@@ -117,17 +158,57 @@ def _quote(lines: list[str], r: Range) -> str:
     return " ".join(p.strip() for p in parts)
 
 
-def _task(places, lines: list[str], task: Task, function: Range) -> PlacedTask:
-    """A task whose call is in an inlined helper of another file stands at the function's name."""
-    r = places.range(task.owner, task.span)
-    elsewhere = None if r is not None else task.owner.split("@", 1)[0]
+def _expansion(places, lines: list[str], k: int, e: Expansion, function: Range) -> PlacedExpansion:
+    frame = e.frame
+    location = places.location(frame.owner, frame.span)
+    here = location is not None and location.uri is None
+    args = []
+    for a in e.args:
+        span = frame.arg_spans[a.index] if a.index < len(frame.arg_spans) else None
+        r = places.range(frame.owner, span) if span is not None and here else None
+        arg = frame.args[a.index]
+        text = _quote(lines, r) if r is not None else (arg.var.name if isinstance(arg, ir.Ref) else f"#{a.index}")
+        args.append(PlacedExpansionArg(a.index, text, a.direction.value, tuple((t, d.value) for t, d in a.uses)))
+    return PlacedExpansion(k, frame.helper, location.range if location is not None else function,
+                           None if here else (location.uri if location is not None else ""), e.parent, e.tasks,
+                           tuple(args))
+
+
+def _path(task: Task, index: dict, loops: list) -> tuple[str, ...]:
+    """Loops and expansions around a task, outermost first: a loop comes after the expansions
+    around it (those its own statement came through, a prefix of the task's)."""
+    frames = [index[f] for f in task.inlined if f in index]
+    out: list[str] = []
+    taken = 0
+    for loop in task.loops:
+        depth = len(loops[loop].inlined)
+        while taken < min(depth, len(frames)):
+            out.append(f"g{frames[taken]}")
+            taken += 1
+        out.append(f"L{loop}")
+    out.extend(f"g{k}" for k in frames[taken:])
+    return tuple(out)
+
+
+def _task(places, lines: list[str], task: Task, function: Range, index: dict, loops: list) -> PlacedTask:
+    """A task where its call is: in this document, or in the other file whose inline helper holds it (N1)."""
+    location = places.location(task.owner, task.span)
+    here = location is not None and location.uri is None
+    elsewhere = None if here else task.owner.split("@", 1)[0]
     args = []
     for a in task.args:
-        ar = places.range(task.owner, a.span) if a.span is not None and r is not None else None
+        ar = places.range(task.owner, a.span) if a.span is not None and here else None
         text = shared(_quote(lines, ar)) if ar is not None else (a.text or a.param)  # (arguments repeat: sharing.py)
         args.append(PlacedArg(a.param, text, a.buffer, a.direction, a.region, ar))
-    return PlacedTask(task.id, task.name, task.kind, r or function, task.loops, task.branch, task.manual,
-                      task.tid, tuple(args), task.waits_on_unknown, elsewhere)
+    return PlacedTask(task.id, task.name, task.kind, location.range if location is not None else function,
+                      task.loops, task.branch, task.manual, task.tid, tuple(args), task.waits_on_unknown, elsewhere,
+                      None if here else (location.uri if location is not None else ""),
+                      shared(tuple(index[f] for f in task.inlined if f in index)), shared(_path(task, index, loops)))
+
+
+def file_name(uri: Optional[str]) -> str:
+    """The last part of a file's uri (`rmsnorm.py`), as a user reads it beside a line number."""
+    return unquote(uri.rstrip("/").rsplit("/", 1)[-1]) if uri else ""
 
 
 def _hazard(places, graph: PlacedGraph, hazard: Hazard, alias: str):
@@ -142,15 +223,16 @@ def _hazard(places, graph: PlacedGraph, hazard: Hazard, alias: str):
     if where is None:
         return None
     message = hazard.message.replace("{second}", f"{second.name} (task #{second.id})").replace(
-        "{first}", f"{first.name} (task #{first.id}, line {first.range.line + 1})")
+        "{first}", f"{first.name} (task #{first.id}, {first.where()})")
     related = []
     if hazard.at is None:
         earlier = first.args[hazard.first_arg] if 0 <= hazard.first_arg < len(first.args) else None
         at = earlier.range if earlier is not None and earlier.range is not None else first.range
         verb = "writes" if hazard.first_writes else "reads"
         where_first = f" (in {first.elsewhere})" if first.elsewhere else ""
-        related.append(Step("earlier access", f"{first.name} (task #{first.id}){where_first} {verb} "
-                            f"{hazard.buffer}", Location(None, at)))
+        if first.uri != "":  # (a helper nobody can place: no location to point at)
+            related.append(Step("earlier access", f"{first.name} (task #{first.id}){where_first} {verb} "
+                                f"{hazard.buffer}", Location(first.uri or None, at)))
     if hazard.root is not None:
         owner, span, note = hazard.root
         location = places.location(owner, span)

@@ -81,7 +81,8 @@ def lent_scopes(result: ProgramResult, functions, units, uri: Optional[str]) -> 
         chosen = [r for r in group if depth.get(r.fn, 0) == outermost]
         at = places.range(*inlined_at) if inlined_at else None
         root = _root_function(result, chosen[0])
-        out.append(LentScope(home, helper, chosen[0].call.span, uri, at.line if at else -1,
+        # (the helper's statements are owned as `name@uri`: _homed in workspace.py)
+        out.append(LentScope(home, helper.split("@", 1)[0], chosen[0].call.span, uri, at.line if at else -1,
                              inlined_at[0] if inlined_at else root, chosen[0].callee_fn.name,
                              chosen[0].callee_fn.kind.value, _captures(places, chosen, uri, functions, units),
                              _signature(chosen[0].callee_fn)))

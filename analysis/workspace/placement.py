@@ -12,7 +12,7 @@ from typing import Optional
 
 from ..ir import nodes as ir
 from ..ir.module import ProgramDecl
-from ..ir.nodes import ARG_STRENGTH, ArgDir
+from ..ir.nodes import ARG_STRENGTH, ArgDir, Dir
 from ..pipeline.in_param_written import FIX_REASONS
 from ..pipeline.model import CallResult, Derivation, Evidence, Fn
 from ..pipeline.program import ProgramResult
@@ -26,8 +26,9 @@ from .text import header_colon, indentation
 
 
 def _owners(result: ProgramResult) -> dict:
-    """Where the callees from other programs or files live: owner -> (uri or None, line offset)."""
-    out = {}
+    """Where the callees and the inline helpers (N1) from other programs or files live: owner -> (uri or
+    None, line offset)."""
+    out = dict(result.homes)
     for call in result.calls:
         fn = call.callee_fn
         if fn is not None and fn.home is not None:
@@ -125,12 +126,10 @@ def place(program: ProgramDecl, functions, units, lines: list[str], result: Prog
         if r is None:
             continue
         annotation = places.range(write.function, write.annotation) if write.annotation else None
+        message, suggestion = in_param_written_words(write, result.fns.get(write.function), alias)
         diagnostics.append(Diagnostic(
-            Code.IN_PARAM_WRITTEN, Severity.WARNING,
-            f"parameter '{write.param}' of {write.function} is declared In, but {write.writer} writes it: "
-            f"declare it {alias}.{write.suggestion}[...] ({FIX_REASONS[write.suggestion]})",
-            r, tuple(places.step(e) for e in write.evidence),
-            {"param": write.param, "function": write.function, "suggestion": write.suggestion,
+            Code.IN_PARAM_WRITTEN, Severity.WARNING, message, r, tuple(places.step(e) for e in write.evidence),
+            {"param": write.param, "function": write.function, "suggestion": suggestion,
              "annotation": asdict(annotation) if annotation else None, "alias": alias}))
     for problem in result.problems:
         r = places.range(problem.owner, problem.span)
@@ -146,6 +145,31 @@ def place(program: ProgramDecl, functions, units, lines: list[str], result: Prog
     extents = {name: Range(units[src.unit].start, 0, units[src.unit].end - 1, 0)
                for name, (src, _) in functions.items()}
     return calls, signatures, diagnostics, operators, place_graphs(result.graphs, places, lines, extents, alias)
+
+
+_UPGRADES = {"U4": "PyPTO's InCore upgrade (U4)", "P3": "caller propagation (P3)"}
+
+
+def in_param_written_words(write, fn: Optional[Fn], alias: str) -> tuple[str, str]:
+    """IW6 in the words the hints and the hover use, and the one fix that is right. PyPTO warns that a
+    body writes a parameter its declaration still says In. Where its pipeline upgrades the parameter
+    itself (an InCore body, U4; a callee writing it, P3), callers already pass the upgraded direction
+    (the hints show it): the declaration should say what PyPTO derives. Where nothing does, callers
+    pass it as Input and nothing orders their later tasks after the write."""
+    k = write.param_index
+    effective = fn.dirs[k] if fn is not None and k < len(fn.dirs) else Dir.IN
+    head = f"parameter '{write.param}' of {write.function} is declared In, but {write.writer} writes it"
+    if effective is not Dir.IN:
+        rule = next((d.rule for d in fn.reasons.get(k, []) if d.rule in _UPGRADES), None)
+        by = _UPGRADES.get(rule, "PyPTO")
+        return (f"{head}: {by} makes it {effective.value} for its callers (their hints show it), so declare it "
+                f"{alias}.{effective.value}[...] to say the same", effective.value)
+    fix = f"declare it {alias}.{write.suggestion}[...] ({FIX_REASONS[write.suggestion]})"
+    tensor = fn is not None and k < len(fn.params) and fn.params[k].type.is_tensor_arg
+    if not tensor:  # a Tile or an Array: no task argument of a caller stands for it (S7)
+        return f"{head}: {fix}", write.suggestion
+    return (f"{head}: nothing upgrades it, so its callers pass it as Input and nothing orders their later tasks "
+            f"after this write; {fix}", write.suggestion)
 
 
 def _lent(group: list[CallResult]) -> bool:

@@ -330,7 +330,7 @@ def _exports(uri: str, summary: ModuleSummary) -> Exports:
     for name, fn in sorted(functions.items()):
         external[name] = external_copy(fn, f"{name}@{uri}", (uri, offsets.get(name, 0)))
         if fn.kind is ir.Kind.INLINE:  # N1: expanded elsewhere, its names still mean what they mean here
-            external[name].body = _homed(external[name].body, uri)
+            external[name].body = _homed(external[name].body, uri, external[name].owner)
         # declared directions too (callers' InParamWritten reads them, IW7), and where the function
         # sits (callers' hints link to its parameters)
         parts.append(repr((name, fn.kind.value, [d.value for d in fn.dirs], [p.type for p in fn.params],
@@ -343,17 +343,24 @@ def _exports(uri: str, summary: ModuleSummary) -> Exports:
     return Exports(external, dict(constants), fingerprint, dict(imported))
 
 
-def _homed(body: list, uri: str) -> list:
-    """The statements with every plain-name call resolved in the module `uri` (CalleeRef 'home')."""
+def _homed(body: list, uri: str, owner: str) -> list:
+    """An inline helper's statements as its callers in other files expand them: every plain-name call
+    resolved in the module `uri` (CalleeRef 'home'), and every call, scope and loop owned by `owner`,
+    the helper as those callers know it (`name@uri`: where its text is, whatever their own names)."""
     out = []
     for st in body:
-        if isinstance(st, ir.Assign) and isinstance(st.value, ir.UserCall) and st.value.callee.how == CalleeForm.NAME:
-            st = replace(st, value=replace(st.value, callee=ir.CalleeRef(CalleeForm.HOME, st.value.callee.name, uri)))
+        if isinstance(st, ir.Assign) and isinstance(st.value, ir.UserCall):
+            callee = st.value.callee
+            if callee.how == CalleeForm.NAME:
+                callee = ir.CalleeRef(CalleeForm.HOME, callee.name, uri)
+            st = replace(st, value=replace(st.value, callee=callee, owner=owner))
+        elif isinstance(st, ir.Assign) and isinstance(st.value, ir.OpCall):
+            st = replace(st, value=replace(st.value, owner=owner))
         elif isinstance(st, ir.If):
-            st = replace(st, then=_homed(st.then, uri), orelse=_homed(st.orelse, uri))
+            st = replace(st, then=_homed(st.then, uri, owner), orelse=_homed(st.orelse, uri, owner))
         elif isinstance(st, ir.Scope):  # (its header is the helper's: helper_callers.py lends it back)
-            st = replace(st, body=_homed(st.body, uri), attrs={**st.attrs, "home": uri})
+            st = replace(st, body=_homed(st.body, uri, owner), attrs={**st.attrs, "home": uri}, owner=owner)
         elif isinstance(st, ir.Loop):
-            st = replace(st, body=_homed(st.body, uri))
+            st = replace(st, body=_homed(st.body, uri, owner), owner=owner)
         out.append(st)
     return out

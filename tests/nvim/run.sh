@@ -104,8 +104,8 @@ tui() {
   tmux_started=1
   tm new-session -d -s e2e -x 160 -y 50 "$command" || return 1
   # the hints, drawn inside the call as the user sees them
-  wait_screen "y = self.scale(in x, 2.0, out y)" 60 || return 1
-  wait_screen "y = self.scale(in x, 3.0, inout y)" 5 || return 1
+  wait_screen "y = self.scale(in x, 2.0, OUT y)" 60 || return 1
+  wait_screen "y = self.scale(in x, 3.0, INOUT y)" 5 || return 1
   # the warning's sign beside the store into acc (an information shares the line)
   wait_screen "W         acc = pl.store(pl.add(a, t), [0, 0], acc)" 10 || return 1
   # K on the second call: the hover, markdown rendered

@@ -56,7 +56,7 @@ def label_text(hint: types.InlayHint) -> str:
 
 
 # the short labels' words (labelStyle "short", the default)
-SHORT_WORDS = {"in": "Input", "out": "OutputExisting", "inout": "InOut", "nodep": "NoDep", "new": "Output",
+SHORT_WORDS = {"in": "Input", "OUT": "OutputExisting", "INOUT": "InOut", "NODEP": "NoDep", "NEW": "Output",
                "scalar": "Scalar"}
 
 

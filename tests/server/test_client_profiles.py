@@ -28,7 +28,7 @@ async def test_editor_profiles(start_session, profile, encoding, pulls):
         line = pos(DEMO, EMOJI_CALL, encoding).line
         hints = await client.hints(uri, (line, 0), (line + 1, 0))
         assert [h.position.character for h in hints] == list(EMOJI_ARG_CHARACTERS[encoding])
-        assert [label_text(h) for h in hints] == ["in", "out"]  # the user's default: short words
+        assert [label_text(h) for h in hints] == ["in", "OUT"]  # the user's default: short words
         leaky = client.open_new(LEAKY)
         diagnostics = await client.diagnostics_of(leaky, lambda items: any(d.code == "InParamWritten" for d in items))
         [leak] = [d for d in diagnostics if d.code == "InParamWritten" and "'dst'" in d.message]

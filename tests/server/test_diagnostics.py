@@ -200,8 +200,8 @@ async def test_a_fifty_change_burst_publishes_the_final_version(push_client):
     push_client.edit(uri, 51, (line.line, start), (line.line, end), "pl.Out[pl.Tensor[[64], pl.FP32]]")
     published = await push_client.published_for(uri, lambda p: p.version == 51)
     assert [d.message for d in of_code(published.diagnostics, "InParamWritten")] == [
-        "parameter '𝔞cc' of rw is declared In, but tile.store writes it: declare it pl.InOut[...] "
-        "(read and written)"]
+        "parameter '𝔞cc' of rw is declared In, but tile.store writes it: PyPTO's InCore upgrade (U4) makes it "
+        "InOut for its callers (their hints show it), so declare it pl.InOut[...] to say the same"]
     await asyncio.sleep(0.4)
     await push_client.roundtrip()
     mine = [p for p in push_client.published if p.uri == uri]

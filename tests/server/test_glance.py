@@ -56,9 +56,9 @@ async def test_defaults_fit_every_line_into_43_characters_and_show_every_written
     for line, labels in shown.items():
         assert sum(map(len, labels)) <= 43, labels  # VS Code cuts nothing
         written = [label for label in full[line] if label.rsplit(": ", 1)[-1] in WRITTEN]
-        assert len([label for label in labels if label in ("out", "inout", "nodep", "new")]) == len(written)
+        assert len([label for label in labels if label in ("OUT", "INOUT", "NODEP", "NEW")]) == len(written)
     call = pos(MODEL, "q_proj, k_proj, v_proj = qkv_projection(", "utf-16").line
-    assert shown[call] == ["in", "in", "in", "in", "out", "out", "out"]
+    assert shown[call] == ["in", "in", "in", "in", "OUT", "OUT", "OUT"]
     assert sum(map(len, full[call])) > 43  # what VS Code used to cut
     first = pos(MODEL, "    with pl.at(\n", "utf-16").line
     assert lens == {first: "out k_rotated · inout hidden_out, k_cache, v_cache · in k_proj, q_proj, rope_cos, "
@@ -80,7 +80,7 @@ async def test_the_editors_maximum_length_is_the_budget(start_session):
         await until(lambda: client.inlay_refreshes > 0)
         header = pos(MODEL, SCOPE_CLOSE, "utf-16", after=True).line
         everything = per_line(await client.hints(uri))[header]
-        assert everything == ["out k_rotated", "inout hidden_out", "k_cache", "v_cache", "in k_proj", "q_proj",
+        assert everything == ["OUT k_rotated", "INOUT hidden_out", "k_cache", "v_cache", "in k_proj", "q_proj",
                               "rope_cos", "rope_sin", "v_proj"]
         client.set_configuration({"editor": {"inlayHints": {"maximumLength": 12}},
                                   "pyptoLens": {"inlayHints": {"scopeHeaderStyle": "inline"}}})
@@ -89,7 +89,7 @@ async def test_the_editors_maximum_length_is_the_budget(start_session):
         await until(lambda: client.inlay_refreshes > refreshes)
         call = pos(MODEL, "q_proj, k_proj, v_proj = qkv_projection(", "utf-16").line
         now = per_line(await client.hints(uri))
-        assert now[call] == ["out", "out", "out"]  # the 4 Inputs no longer fit
+        assert now[call] == ["OUT", "OUT", "OUT"]  # the 4 Inputs no longer fit
         assert now[header] == ["+9"]  # not even one capture's name fits 12 characters: a count, its list in the tooltip
 
 
@@ -98,7 +98,7 @@ async def test_a_short_hint_resolves_to_the_parameter_the_full_direction_and_the
         uri = client.open_new(MODEL)
         line = pos(MODEL, "hidden_out = accumulate_residual(", "utf-8").line
         hints = [h for h in await client.hints(uri) if h.position.line == line]
-        assert [label_text(h) for h in hints] == ["in", "in", "inout"]
+        assert [label_text(h) for h in hints] == ["in", "in", "INOUT"]
         assert hints[2].label[0].location is not None  # the word links to the callee parameter
         resolved = await client.resolve(hints[2])
         assert "**hidden_out**: **InOut** — C4" in resolved.tooltip.value

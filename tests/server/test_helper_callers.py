@@ -158,9 +158,15 @@ async def test_the_lens_says_the_captures_come_from_the_callers(start_session):
         await lent_header_hints(client, helpers, ["dst: InOut", "src: Input"])
         found = await bounded(client.text_document_code_lens_async(types.CodeLensParams(
             text_document=types.TextDocumentIdentifier(uri=helpers))))
-        titles = {lens.range.start.line: lens.command.title for lens in found or []
+        lenses = {lens.range.start.line: lens.command for lens in found or []
                   if lens.command.command == "pyptoLens.explainAt"}
-        assert titles == {pos(HELPERS, HEADER, "utf-16").line: "3 calls: inout dst · in src"}
+        header = pos(HELPERS, HEADER, "utf-16").line
+        # the title is the directions alone (a count of the callers would change while they are lent again);
+        # the tooltip says whose they are
+        assert {line: c.title for line, c in lenses.items()} == {header: "inout dst · in src"}
+        tooltip = lenses[header].tooltip
+        assert "as its 3 calls expand this inline helper's scope (N1)" in tooltip
+        assert "caller_a.py" in tooltip and "caller_b.py" in tooltip
 
 
 async def test_a_whole_documents_hints_wait_for_the_open_callers(client):

@@ -20,7 +20,13 @@
 //      panel, a click revealing the racing call, a screenshot of the panel beside the source. Without
 //      the command (an older bundled server) the panel says that the server does not offer the task
 //      graph, and no error notification appears,
-//  11. one clear notification when the interpreter setting names no Python, or one too old.
+//  11. one clear notification when the interpreter setting names no Python, or one too old;
+//  and on draft_model.py (a jit entry of 150 tasks from inline helpers, in pypto-lib's style): each
+//  helper call's lens and hover say what it launches; its graph opens folded by helper call, reads at
+//  Fit, its search opens and zooms to a match, a click on a task of draft_blocks.py opens that file at
+//  its scope, a resize keeps the zoom, a call's lens opens the graph at that call. Besides: the warning
+//  and its one quick fix say what the hints show, its code opens the explanation read-only, the
+//  status item's toggles write the user's settings.
 // Environment: E2E_URL (code-server with the workspace open), E2E_WORKSPACE (its folder),
 // E2E_LOGS (code-server's log folder), E2E_ARTIFACTS (screenshots),
 // E2E_CHROMIUM (the browser).
@@ -40,15 +46,15 @@ const CAP = 43; // editor.inlayHints.maximumLength, VS Code's default
 
 // What the server derives for scale.py (1-based line numbers), in the default short words.
 const EXPECTED_HINTS = {
-    30: ['in', 'out'],
-    33: ['inout', 'in'],
+    30: ['in', 'OUT'],
+    33: ['INOUT', 'in'],
 };
 // rope_kv_layer.py: every hint of each line as drawn (one run of text: a scope header's hints touch), and
 // the written directions each line must show (what `pypto-lens check` derives, PyPTO's directions).
 const GLANCE_HINTS = {
-    77: { drawn: ['in', 'in', 'out'], written: ['out'] },
-    81: { drawn: ['in', 'in', 'in', 'in', 'out', 'out', 'out'], written: ['out', 'out', 'out'] },
-    106: { drawn: ['in', 'in', 'inout'], written: ['inout'] },
+    77: { drawn: ['in', 'in', 'OUT'], written: ['OUT'] },
+    81: { drawn: ['in', 'in', 'in', 'in', 'OUT', 'OUT', 'OUT'], written: ['OUT', 'OUT', 'OUT'] },
+    106: { drawn: ['in', 'in', 'INOUT'], written: ['INOUT'] },
 };
 // The scopes' captures, in the lenses above their headers (lines 84 and 97): every written one.
 const GLANCE_LENSES = [
@@ -61,6 +67,7 @@ const HOVER_WORD = 'scale';
 const HOVER_MUST = ['scale(src: In, dst: Out (declared In))', 'scale (InCore)', 'src (a): Input — C4: scale reads src (In)',
     'dst (squares): OutputExisting — C9', 'Task #0 waits for no earlier task'];
 const WARNING = { line: 13, column: 46, code: 'InParamWritten' };
+const WARNING_SAYS = "PyPTO's InCore upgrade (U4) makes it Out for its callers (their hints show it), so declare it pl.Out[...] to say the same";
 const DECLARATION_LINE = 10;
 const FIXED_DECLARATION = 'dst: pl.Out[pl.Tensor[[16, 64], pl.FP32]],';
 
@@ -78,9 +85,24 @@ const MODEL_DEF_LINE = 127;
 const MODEL_RACE = { id: 11, line: 177, column: 18, warningColumn: 48, code: 'UnorderedWriteAfterRead' };
 
 const HELPER = 'norm_helpers.py'; // an inline helper; its callers are in norm_callers.py, never opened
-const HELPER_LENS = '3 calls: inout dst · in src';
+const HELPER_LENS = 'inout dst · in src'; // (whose directions: the lens' tooltip)
 
-const CHECKS = TASK_GRAPH ? 29 : 22; // every check the run makes (one not reached counts as failed)
+// draft_model.py: a jit entry of 150 tasks from inline helpers (draft_blocks.py), in pypto-lib's style
+const DRAFT = 'draft_model.py';
+const BLOCKS = 'draft_blocks.py';
+const DRAFT_LAYER_LINE = 94; // h_0 = draft_layer(embedded, 0, ...)
+const DRAFT_LENS = '18 tasks · writes h_0 · reads embedded, cos, sin, ln_attn, ln_mlp, wq, wk, wv, wo, w_gate, w_up +1';
+const DRAFT_SECOND_LENS = '18 tasks · writes h_1 · reads h_0, cos, sin, ln_attn, ln_mlp, wq, wk, wv, wo, w_gate, w_up, w_down';
+const DRAFT_HOVER_MUST = ['draft_layer (inline helper) — expands into draft_forward: 18 tasks (N1)',
+    'h_0 — written by #19 residual (OutputExisting)', 'embedded — read by #2 rms_rows, #13 residual',
+    '#9 scores (scope, draft_blocks.py:74)'];
+const DRAFT_GRAPH_LENS = '150 tasks · 221 edges · 0 hazards';
+const DRAFT_FOLDED = 8; // the eight draft_layer calls (a call launching one task is that task)
+const SCORES_HEADER = { line: 74, column: 1 }; // draft_blocks.py: with pl.at(..., name_hint="scores") (a header starts its line)
+const DOCS_HEADING = fs.readFileSync(path.join(__dirname, '..', '..', 'docs', 'diagnostics.md'), 'utf8')
+    .split('\n').indexOf('### InParamWritten') + 1;
+
+const CHECKS = TASK_GRAPH ? 43 : 28; // every check the run makes (one not reached counts as failed)
 const results = [];
 function check(name, ok, detail) {
     results.push({ name, ok });
@@ -450,6 +472,37 @@ async function cursorAt(page, line, column) {
         await page.waitForTimeout(300);
         await shot(page, 'helper');
         check(`the helper's scope header says "${HELPER_LENS}", from its callers in a file not open`, helperLens.ok, helperLens.detail);
+
+        // 3c. a model of inline helpers (draft_model.py): each call of a helper says what it launches, in a
+        //     lens above it, and its hover lists the tasks with links into the helper's file
+        await openFile(page, DRAFT);
+        await page.keyboard.press('Control+B'); // the side bar away: the long calls in view
+        await goTo(page, DRAFT_LAYER_LINE + 12, 1);
+        await goTo(page, DRAFT_LAYER_LINE - 2, 5);
+        const draftLens = await waitFor(page, 'the helper call\'s lens', () => lensTitles(page, DRAFT_LENS), 60000);
+        const lensTitlesNow = await page.evaluate(() => [...document.querySelectorAll('.codelens-decoration a')].map((a) => a.textContent));
+        console.log(`  lenses: ${JSON.stringify(lensTitlesNow)}`);
+        check(`the call of draft_layer says what it launches: "${DRAFT_LENS}"`, draftLens.ok, draftLens.detail);
+        await page.waitForTimeout(500);
+        await shot(page, 'draft-model');
+        const helperCall = await wordCenter(page, DRAFT_LAYER_LINE, 'draft_layer');
+        if (helperCall) {
+            await page.mouse.move(helperCall.x - 40, helperCall.y + 30);
+            await page.mouse.move(helperCall.x, helperCall.y, { steps: 5 });
+        }
+        const draftHover = await waitFor(page, 'the helper call\'s hover', async () => {
+            const text = await hoverText(page);
+            return { ok: DRAFT_HOVER_MUST.every((m) => text.includes(m)), detail: text };
+        }, 20000);
+        const links = await page.evaluate(() => [...document.querySelectorAll('.monaco-hover-content a')]
+            .map((a) => `${a.textContent} -> ${a.getAttribute('data-href') || a.getAttribute('href') || ''}`));
+        await shot(page, 'draft-model-hover');
+        check('its hover lists the tasks, each linked to its scope in draft_blocks.py',
+            draftHover.ok && links.some((l) => l.startsWith(`${BLOCKS}:74 -> `) && l.includes(`${BLOCKS}#L74`)),
+            `${draftHover.detail}\nlinks: ${links.slice(0, 4).join(', ')}`);
+        await page.mouse.move(5, 450);
+        await page.keyboard.press('Escape');
+        await page.keyboard.press('Control+B');
         await openFile(page, FILE);
 
         // 4. hover on the call
@@ -484,7 +537,36 @@ async function cursorAt(page, line, column) {
         console.log(`  problems panel:\n${(panel.detail || '').split('\n').map((l) => `    ${l}`).join('\n')}`);
         await shot(page, 'problems');
         check(`${WARNING.code} in the Problems panel at line ${WARNING.line}`, panel.ok);
-        await page.keyboard.press('Control+Shift+M');
+        // it says what the hints say: PyPTO's upgrade makes dst Out for the callers (the call shows OUT)
+        check('the warning says what the hints show: PyPTO makes dst Out for its callers',
+            (panel.detail || '').includes(WARNING_SAYS), WARNING_SAYS);
+        // its code opens the page that explains it, read-only, at its heading
+        const code = page.locator('.markers-panel a, .markers-panel .monaco-link', { hasText: WARNING.code }).first();
+        await code.click().catch(() => undefined);
+        const docs = await waitFor(page, 'the diagnostics page', async () => {
+            const tab = await page.evaluate(() => {
+                const active = document.querySelector('.tab.active');
+                return active ? { label: active.innerText, title: active.getAttribute('title') || active.getAttribute('aria-label') || '' } : null;
+            });
+            const where = await page.evaluate(() => (document.getElementById('status.editor.selection') || {}).textContent || '');
+            return { ok: tab !== null && tab.label.includes('diagnostics.md') && new RegExp(`Ln ${DOCS_HEADING}\\b`).test(where),
+                detail: `${JSON.stringify(tab)} ${where}`, tab };
+        }, 20000);
+        let readOnly = false;
+        if (docs.ok) {
+            const before = await readLines(page);
+            await page.keyboard.type('x');
+            await page.waitForTimeout(700);
+            const after = await readLines(page);
+            readOnly = JSON.stringify(before) === JSON.stringify(after);
+        }
+        await shot(page, 'diagnostics-page');
+        check(`the code ${WARNING.code} opens its explanation read-only, at its heading (line ${DOCS_HEADING})`,
+            docs.ok && readOnly, `${docs.detail}; read-only: ${readOnly}`);
+        await page.keyboard.press('Escape');
+        await runCommand(page, 'View: Close Editor');
+        await runCommand(page, 'View: Close Panel');
+        await openFile(page, FILE); // (the page opened in scale.py's place: a preview editor)
 
         // 6. Explain Directions at Cursor
         await page.click('.editor-instance .monaco-editor .view-lines');
@@ -576,6 +658,26 @@ async function cursorAt(page, line, column) {
         fs.writeFileSync(settingsFile, original);
         check('pyptoLens.inlayHints.input: false hides the Input hints, no restart', hidden.ok, hidden.detail);
 
+        // 7b. the status item's toggles write the user's settings, not the workspace's .vscode/settings.json
+        const userSettingsFile = path.join(path.dirname(LOGS), 'User', 'settings.json');
+        const userBefore = fs.existsSync(userSettingsFile) ? fs.readFileSync(userSettingsFile, 'utf8') : '{}';
+        await runCommand(page, 'PyPTO Lens: Toggle Direction Hints');
+        const off = await waitFor(page, 'hints toggled off', async () => {
+            const lines = await readLines(page);
+            const user = fs.existsSync(userSettingsFile) ? fs.readFileSync(userSettingsFile, 'utf8') : '';
+            return { ok: lines && lines[30] && lines[30].hints.length === 0 && /"pyptoLens\.inlayHints\.enabled":\s*false/.test(user),
+                detail: user };
+        }, 30000);
+        const workspaceNow = fs.readFileSync(settingsFile, 'utf8');
+        check('Toggle Direction Hints writes the user\'s settings, not the workspace\'s', off.ok && workspaceNow === original,
+            `${off.detail}; workspace settings ${workspaceNow === original ? 'unchanged' : 'changed'}`);
+        await runCommand(page, 'PyPTO Lens: Toggle Direction Hints');
+        await waitFor(page, 'hints toggled on', async () => {
+            const lines = await readLines(page);
+            return { ok: lines && lines[30] && JSON.stringify(lines[30].hints) === JSON.stringify(EXPECTED_HINTS[30]) };
+        }, 30000);
+        fs.writeFileSync(userSettingsFile, userBefore);
+
         // 8. the quick fix: declare dst pl.Out[...]
         await page.click('.editor-instance .monaco-editor .view-lines');
         await goTo(page, WARNING.line, WARNING.column + 1);
@@ -588,6 +690,9 @@ async function cursorAt(page, line, column) {
         }, 20000);
         await shot(page, 'quickfix-menu');
         check('quick fixes offered', fixTitle.ok, fixTitle.detail);
+        const declares = JSON.parse(fixTitle.detail || '[]').filter((t) => t.includes('Declare '));
+        check('only the fix that is right: pl.Out[...], not pl.InOut[...]', declares.length === 1 && declares[0].includes('pl.Out[...]'),
+            JSON.stringify(declares));
         // choose it with the keyboard, as the menu intends (the mouse is blocked by an overlay here)
         for (let i = 0; i < 6; i++) {
             const focused = await page.evaluate(() => {
@@ -714,6 +819,83 @@ async function cursorAt(page, line, column) {
             await model.frame.locator('#graph').press('Escape');
             await page.waitForTimeout(1500);
             await shot(page, 'task-graph-model');
+
+            // the model of inline helpers: its 150 tasks open folded, one node per helper call
+            await runCommand(page, 'View: Close All Editors');
+            await page.waitForTimeout(500);
+            await openFile(page, DRAFT);
+            await page.click('.editor-instance .monaco-editor .view-lines');
+            await goTo(page, DRAFT_LAYER_LINE, 1);
+            await goTo(page, 66, 1); // def draft_forward: its CodeLens
+            const draftGraphLens = await waitFor(page, 'the model\'s graph CodeLens', () => lensTitles(page, DRAFT_GRAPH_LENS), 60000);
+            check(`the CodeLens of draft_forward says "${DRAFT_GRAPH_LENS}"`, draftGraphLens.ok, draftGraphLens.detail);
+            await page.locator('.codelens-decoration a', { hasText: DRAFT_GRAPH_LENS }).first().click();
+            const draft = await waitFor(page, 'the model\'s graph', async () => {
+                const frame = await graphFrame(page);
+                const state = frame ? await frame.evaluate(() => ({
+                    tasks: document.getElementById('counts').dataset.tasks || '',
+                    folded: document.querySelectorAll('#viewport .group-node').length,
+                    nodes: document.querySelectorAll('#viewport .node').length,
+                })) : null;
+                return { ok: state !== null && state.tasks === '150' && state.folded === DRAFT_FOLDED, detail: JSON.stringify(state), frame };
+            }, 30000);
+            check(`the panel opens the 150 tasks folded: ${DRAFT_FOLDED} helper calls, one node each`, draft.ok, draft.detail);
+            await draft.frame.locator('#fit').click();
+            await page.waitForTimeout(800);
+            const widths = await draft.frame.evaluate(() => [...document.querySelectorAll('#viewport .node .box')]
+                .map((b) => b.getBoundingClientRect().width));
+            await shot(page, 'task-graph-draft');
+            check('at Fit every node is big enough to read and click (90 px or more)', widths.length > 0 && Math.min(...widths) >= 90,
+                `${Math.min(...widths).toFixed(1)} px`);
+            // search: its first match opens its folded call and is zoomed to; a click goes to its scope in draft_blocks.py
+            await draft.frame.locator('#search').fill('scores');
+            const matched = await waitFor(page, 'the search\'s match', async () => {
+                const width = await draft.frame.evaluate(() => {
+                    const box = document.querySelector('#viewport .node.current-match .box');
+                    return box ? box.getBoundingClientRect().width : 0;
+                });
+                return { ok: width >= 0.7 * 184, detail: `${width.toFixed(1)} px` };
+            }, 15000);
+            check('a search opens the folded call of its first match and zooms to it', matched.ok, matched.detail);
+            await draft.frame.locator('#viewport .node.current-match').click();
+            const inBlocks = await waitFor(page, 'the scope in draft_blocks.py', async () => {
+                const tab = await page.evaluate(() => (document.querySelector('.tab.active .label-name') || {}).textContent || '');
+                const at = await cursorAt(page, SCORES_HEADER.line, SCORES_HEADER.column);
+                return { ok: tab.trim() === BLOCKS && at.ok, detail: `${tab} ${at.detail}` };
+            }, 15000);
+            check(`a click on that task opens ${BLOCKS} at its scope header (line ${SCORES_HEADER.line}), the graph staying`,
+                inBlocks.ok && await draft.frame.evaluate(() => document.getElementById('counts').dataset.tasks) === '150', inBlocks.detail);
+            await shot(page, 'task-graph-draft-search');
+            // resizing the panel keeps its zoom
+            const scaleOf = () => draft.frame.evaluate(() => Number(/scale\(([\d.]+)\)/.exec(document.getElementById('viewport')
+                .getAttribute('transform') || '')?.[1] || '0'));
+            const zoom = await scaleOf();
+            await page.setViewportSize({ width: 1600, height: 1000 });
+            await page.waitForTimeout(1000);
+            const resized = await scaleOf();
+            await page.setViewportSize({ width: 1920, height: 1080 });
+            check('resizing the window (and the panel) keeps the graph\'s zoom', zoom > 0 && Math.abs(resized - zoom) < 1e-3,
+                `${zoom} -> ${resized}`);
+            // the lens of the second draft_layer call: the panel shows that call's expansion
+            await draft.frame.locator('#search').fill('');
+            await runCommand(page, 'View: Focus First Editor Group'); // (not the panel's group: Quick Open opens there)
+            await openFile(page, DRAFT);
+            await goTo(page, DRAFT_LAYER_LINE + 2, 1);
+            const second = await waitFor(page, 'the second call\'s lens', () => lensTitles(page, DRAFT_SECOND_LENS), 30000);
+            check(`the second call's lens: "${DRAFT_SECOND_LENS}"`, second.ok, second.detail);
+            await page.locator('.codelens-decoration a', { hasText: DRAFT_SECOND_LENS }).first().click();
+            const focused = await waitFor(page, 'the focused expansion', async () => {
+                const state = await draft.frame.evaluate(() => {
+                    const group = document.querySelector('#viewport .group.inline.focused');
+                    const label = group ? document.querySelector(`[data-toggle="${group.dataset.group}"]`) : null;
+                    return label ? label.textContent : '';
+                });
+                return { ok: state.includes(`draft_layer · line ${DRAFT_LAYER_LINE + 2}`), detail: state };
+            }, 20000);
+            await page.mouse.move(5, 600);
+            await page.waitForTimeout(1200);
+            await shot(page, 'task-graph-draft-focus');
+            check('a helper call\'s lens opens the graph at that call', second.ok && focused.ok, `${second.detail} ${focused.detail}`);
             await page.setViewportSize({ width: 1440, height: 900 });
             await page.keyboard.press('Control+B');
         } else {

@@ -94,6 +94,13 @@ if [ "$status" -eq 0 ]; then
     cp "$artifacts/model-hover.png" "$root/docs/screenshot-hover.png"
     cp "$artifacts/hover.png" "$root/docs/screenshot-warning.png"
     echo "e2e: docs/screenshot.png, screenshot-hover.png and screenshot-warning.png updated"
+    cp "$artifacts/draft-model.png" "$root/docs/screenshot-helpers.png"
+    cp "$artifacts/draft-model-hover.png" "$root/docs/screenshot-helper-hover.png"
+    echo "e2e: docs/screenshot-helpers.png and screenshot-helper-hover.png updated"
+    if [ -f "$artifacts/task-graph-draft-focus.png" ]; then
+      cp "$artifacts/task-graph-draft-focus.png" "$root/docs/task-graph-helpers.png"
+      echo "e2e: docs/task-graph-helpers.png updated"
+    fi
     if [ -f "$artifacts/task-graph-model.png" ]; then
       cp "$artifacts/task-graph-model.png" "$root/docs/task-graph-vscode.png"
       echo "e2e: docs/task-graph-vscode.png updated"

@@ -2,6 +2,7 @@
 // interpreter or the extension's settings change.
 import * as vscode from 'vscode';
 import { ExecuteCommandRequest, LanguageClient, State } from 'vscode-languageclient/node';
+import { DocsProvider, DOCS_SCHEME } from './docs';
 import { ExplainPreview } from './explain';
 import { describe, Logger } from './logging';
 import { checkInterpreter, Check, Interpreter, MIN_VERSION, PythonEnvironments } from './python';
@@ -60,6 +61,7 @@ class Lens {
             vscode.commands.registerCommand('pyptoLens.explainAt', (uri: string, line: number, character: number) =>
                 this.explainAt(vscode.Uri.parse(uri), new vscode.Position(line, character))),
             this.taskGraph,
+            vscode.workspace.registerTextDocumentContentProvider(DOCS_SCHEME, new DocsProvider()),
             // also the server's CodeLens command, with a `{uri, function}` argument
             vscode.commands.registerCommand(SHOW_TASK_GRAPH, (argument?: unknown) => this.taskGraph.show(argument)),
             vscode.workspace.onDidChangeConfiguration((event) => {

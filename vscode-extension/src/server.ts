@@ -2,6 +2,7 @@
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { LanguageClient, LanguageClientOptions, RevealOutputChannelOn, ServerOptions, TransportKind } from 'vscode-languageclient/node';
+import { withReadOnlyCodes } from './docs';
 import { Logger, lspTrace, pythonLogLevel } from './logging';
 import { ExtensionSettings, readServerSettings, SECTION } from './settings';
 
@@ -59,6 +60,17 @@ export function clientOptions(log: Logger): LanguageClientOptions {
         // workspace/configuration; it hears of changes here.
         synchronize: { configurationSection: [SECTION, 'editor.inlayHints'] },
         initializationOptions: { settings: readServerSettings() },
+        // a diagnostic code's link opens the shipped page read-only (docs.ts)
+        middleware: {
+            handleDiagnostics: (uri, diagnostics, next) => next(uri, withReadOnlyCodes(diagnostics)),
+            provideDiagnostics: async (document, previousResultId, token, next) => {
+                const report = await next(document, previousResultId, token);
+                if (report && report.kind === 'full') {
+                    report.items = withReadOnlyCodes(report.items);
+                }
+                return report;
+            },
+        },
     };
 }
 

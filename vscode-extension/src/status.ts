@@ -139,11 +139,16 @@ export class LensStatus implements vscode.Disposable {
     }
 }
 
-/** Flip a boolean pyptoLens setting where the user keeps settings (the workspace's, when one is open). */
+/**
+ * Flip a boolean pyptoLens setting in the user's settings, unless the workspace already sets it: then
+ * there, where the user asked for it (the settings are window-scoped: no folder has its own). A toggle
+ * must not write a `.vscode/settings.json` into the user's project.
+ */
 async function toggle(name: string): Promise<void> {
     const config = vscode.workspace.getConfiguration(SECTION);
-    const target = vscode.workspace.workspaceFolders ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
-    await config.update(name, !config.get<boolean>(name, true), target);
+    const inWorkspace = config.inspect<boolean>(name)?.workspaceValue !== undefined;
+    await config.update(name, !config.get<boolean>(name, true),
+        inWorkspace ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global);
 }
 
 function plural(n: number, word: string): string {

@@ -25,8 +25,8 @@ const BUSY_AFTER_MS = 400;
 
 type Request = { uri: string; position: { line: number; character: number } } | { uri: string; function: string };
 
-/** Where the CodeLens (or a caller) asks the panel to look. */
-export interface ShowTaskGraphArgument { uri: string; function: string }
+/** Where the CodeLens (or a caller) asks the panel to look; `inlined`: a helper call's expansion to bring into view. */
+export interface ShowTaskGraphArgument { uri: string; function: string; inlined?: number }
 
 export function isShowArgument(value: unknown): value is ShowTaskGraphArgument {
     const v = value as Partial<ShowTaskGraphArgument> | undefined;
@@ -53,6 +53,8 @@ export class TaskGraphView implements vscode.Disposable {
     private sequence = 0;
     private lastMessage: ToWebview | undefined;
     private lastPosted = '';
+    /** What the next graph of that function shows first (a helper call's lens asked for it). */
+    private focus: { uri: string; function: string; inlined: number } | undefined;
 
     constructor(private readonly extensionUri: vscode.Uri, private readonly client: () => LanguageClient | undefined,
         private readonly log: Logger) {}
@@ -62,6 +64,8 @@ export class TaskGraphView implements vscode.Disposable {
         this.open();
         if (isShowArgument(argument)) {
             this.target = { uri: argument.uri, function: argument.function };
+            this.focus = typeof argument.inlined === 'number'
+                ? { uri: argument.uri, function: argument.function, inlined: argument.inlined } : undefined;
             await this.fetch({ uri: argument.uri, function: argument.function });
             return;
         }
@@ -222,13 +226,22 @@ export class TaskGraphView implements vscode.Disposable {
         if (graph) {
             this.target = { uri, function: graph.function };
             this.panel!.title = `Task Graph: ${graph.function}`;
-            this.post({ type: 'graph', uri, functions, graph });
+            const focus = this.focus && this.focus.uri === uri && this.focus.function === graph.function
+                ? { inlined: this.focus.inlined, request: this.sequence } : undefined; // (a second click asks again)
+            this.focus = undefined;
+            this.post({ type: 'graph', uri, functions, graph, ...(focus ? { focus } : {}) });
             return;
         }
         const current = this.target;
         if ('position' in request && current?.function && current.uri === uri && functions.includes(current.function)) {
             // the cursor left the function for code without a graph: keep showing this file's last one
             void this.fetch({ uri, function: current.function });
+            return;
+        }
+        if ('position' in request && current?.function && functions.length === 0) {
+            // a file without a graph of its own (an inline helper's, where a click on a task went): the
+            // graph stays, and is asked again where it comes from
+            void this.fetch({ uri: current.uri, function: current.function });
             return;
         }
         this.target = { uri };

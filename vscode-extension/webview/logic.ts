@@ -148,27 +148,43 @@ export function searchTasks(tasks: readonly Task[], query: string): number[] {
 }
 
 /**
- * What the layout depends on: the tasks' ids and loops, the loops' nesting, and the edges' ends
+ * What the layout depends on: the tasks' ids and what holds them (loops, helpers' expansions), the loops'
+ * nesting, and the edges' ends
  * (the layout places tasks by the edges alone, whatever the mode or the hazards). Names, lines
  * and messages are not in it, so an edit that only moves or renames calls keeps every node
  * where it was.
  */
 export function layoutKey(graph: TaskGraph, direction: Direction): string {
-    const tasks = graph.tasks.map((t) => `${t.id}:${t.loops.join('.')}`).join(',');
+    const tasks = graph.tasks.map((t) => `${t.id}:${(t.path ?? t.loops.map((l) => `L${l}`)).join('.')}`).join(',');
     const loops = graph.loops.map((l) => `${l.id}<${l.parent ?? ''}`).join(',');
     const edges = [...new Set(graph.edges.map((e) => `${e.from}>${e.to}${e.carried ? 'c' : ''}`))].sort().join(',');
     return [graph.function, direction, tasks, loops, edges].join('|');
 }
 
+/** The last part of a file's uri, as a user reads it beside a line number. */
+export function fileName(uri: string): string {
+    const last = uri.replace(/\/+$/, '').split('/').pop() ?? uri;
+    try {
+        return decodeURIComponent(last);
+    } catch {
+        return last;
+    }
+}
+
+/** Where a task or a loop is: "line 18", or "rmsnorm.py:18" in another file's inline helper. */
+export function place(item: { line: number; uri?: string | null }): string {
+    return item.uri ? `${fileName(item.uri)}:${item.line}` : `line ${item.line}`;
+}
+
 /** A loop group's caption, e.g. "pl.parallel x8 · line 18". */
 export function loopLabel(loop: Loop): string {
     const trips = loop.trips === null || loop.trips === undefined ? '' : ` \u00d7${loop.trips}`;
-    return `pl.${loop.kind}${trips} \u00b7 line ${loop.line}`;
+    return `pl.${loop.kind}${trips} \u00b7 ${place(loop)}`;
 }
 
 /** The tasks a hazard involves, as "#3 fill (line 20)". */
 export function taskRef(task: Task | undefined, id: number): string {
-    return task ? `#${task.id} ${task.name} (line ${task.line})` : `#${id}`;
+    return task ? `#${task.id} ${task.name} (${place(task)})` : `#${id}`;
 }
 
 /** The hazards each task is part of, for marking nodes. */
@@ -180,6 +196,11 @@ export function hazardTasks(hazards: readonly Hazard[]): Map<number, Hazard[]> {
         }
     }
     return by;
+}
+
+/** `1 task`, `3 tasks`. */
+export function plural(n: number, word: string): string {
+    return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
 /** Shortens a label to `max` characters with an ellipsis (SVG text does not clip itself). */

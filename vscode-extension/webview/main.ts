@@ -1,11 +1,15 @@
-// The task-graph webview: a toolbar (function, search, depth, layout, edge mode, fit, counts),
-// the graph, and beside it the selected task's details and the hazard list. It hears graphs
-// from the extension and asks it to reveal source lines; everything else happens here.
+// The task-graph webview: a toolbar (function, search, depth, layout, edge mode, uncertain edges, groups,
+// fit, counts), the graph, and beside it the selected task's details and the hazard list. It hears
+// graphs from the extension and asks it to reveal source lines; everything else happens here.
+// Loops and the expansions of inline helpers' calls are groups: a big graph opens with the helpers'
+// expansions collapsed, one node each; a click on one opens it, a click on a group's caption folds it.
 import './style.css';
-import type { FromWebview, Hazard, TaskGraph, ToWebview } from './contract';
-import { layoutGraph, type Layout, type Link } from './layout';
+import type { Focus, FromWebview, Hazard, TaskGraph, ToWebview } from './contract';
+import { defaultCollapsed, groupsOf, toOpen, visible, type Groups, type Visible } from './groups';
+import { layoutGraph, type Layout } from './layout';
+import { certainEnough, linksOf, type Uncertain } from './links';
 import {
-    clip, hazardTasks, layoutKey, neighbourhood, redundantFlags, searchTasks, taskRef, visibleEdges,
+    clip, hazardTasks, layoutKey, neighbourhood, place, plural, redundantFlags, searchTasks, taskRef, visibleEdges,
     type Direction, type EdgeMode,
 } from './logic';
 import { PanZoom } from './panzoom';
@@ -18,10 +22,12 @@ interface VsCodeApi {
 }
 declare function acquireVsCodeApi(): VsCodeApi;
 
-interface Options { direction: Direction; mode: EdgeMode; depth: number }
+interface Options { direction: Direction; mode: EdgeMode; depth: number; uncertain: Uncertain }
 
 /** Below this zoom the labels no longer read: a bigger graph opens at its start, not fitted. */
 const READABLE_SCALE = 0.75;
+/** Below this zoom a node is too small to aim at: a click on it zooms in to it first. */
+const TINY_SCALE = 0.45;
 
 const vscode = acquireVsCodeApi();
 const saved = (vscode.getState() ?? {}) as Partial<Options>;
@@ -29,6 +35,7 @@ const options: Options = {
     direction: saved.direction === 'RIGHT' ? 'RIGHT' : 'DOWN',
     mode: saved.mode === 'full' || saved.mode === 'omitted' ? saved.mode : 'reduced',
     depth: typeof saved.depth === 'number' ? saved.depth : 1,
+    uncertain: saved.uncertain === 'shown' || saved.uncertain === 'hidden' ? saved.uncertain : 'apart',
 };
 
 const app = document.getElementById('app') as HTMLElement;
@@ -46,6 +53,11 @@ app.innerHTML = `
   </span>
   <label class="field graph-only" title="Reduced hides edges implied by others; Omitted shows only those">Edges
     <select id="mode" aria-label="Edge mode"><option value="full">Full</option><option value="reduced">Reduced</option><option value="omitted">Omitted only</option></select></label>
+  <label class="field graph-only" title="Edges that exist only if two regions overlap at run time (slices indexed by a loop variable, ...)">Uncertain
+    <select id="uncertain" aria-label="Edges of unknown overlap"><option value="apart">Apart</option><option value="shown">Shown</option><option value="hidden">Hidden</option></select></label>
+  <span class="segmented graph-only" role="group" aria-label="Groups">
+    <button id="collapse-all" title="Fold every inline helper's expansion into one node">Collapse</button><button id="expand-all" title="Open every group">Expand</button>
+  </span>
   <button id="fit" class="graph-only" title="Fit to screen (F)">Fit</button>
   <span id="counts" class="hud graph-only" aria-live="polite"></span>
 </div>
@@ -70,6 +82,7 @@ const functionSelect = $<HTMLSelectElement>('function');
 const searchInput = $<HTMLInputElement>('search');
 const depthInput = $<HTMLInputElement>('depth');
 const modeSelect = $<HTMLSelectElement>('mode');
+const uncertainSelect = $<HTMLSelectElement>('uncertain');
 defineMarkers(graphSvg);
 const view = new PanZoom(graphSvg, viewport);
 drawLegend();
@@ -80,12 +93,19 @@ interface Shown {
     graph: TaskGraph;
     redundant: boolean[];
     hazardsOf: Map<number, Hazard[]>;
+    groups: Groups;
+    collapsed: Set<string>;
+    view?: Visible;
     layout?: Layout;
     layoutKey?: string;
     drawn?: Drawn;
     shownEdges: number[];
+    /** edge or hazard index -> the key of the line that draws it */
+    linkOf: Map<string, string>;
 }
 let shown: Shown | undefined;
+/** What the user folded and opened, per function, while the panel lives. */
+const collapsedOf = new Map<string, Set<string>>();
 let selected: number | undefined;
 let focusedHazard: number | undefined;
 let matches: number[] = [];
@@ -99,6 +119,7 @@ function saveOptions(): void {
 function syncControls(): void {
     depthInput.value = String(options.depth);
     modeSelect.value = options.mode;
+    uncertainSelect.value = options.uncertain;
     $('dir-right').classList.toggle('active', options.direction === 'RIGHT');
     $('dir-down').classList.toggle('active', options.direction === 'DOWN');
     $('dir-right').setAttribute('aria-pressed', String(options.direction === 'RIGHT'));
@@ -137,12 +158,16 @@ function setFunctions(functions: readonly string[], current: string | undefined)
     functionSelect.disabled = functions.length === 0;
 }
 
-async function showGraph(uri: string, functions: string[], graph: TaskGraph, note?: string): Promise<void> {
+async function showGraph(uri: string, functions: string[], graph: TaskGraph, note?: string, focus?: Focus): Promise<void> {
     const same = shown !== undefined && shown.uri === uri && shown.graph.function === graph.function;
     const previous = same ? shown : undefined;
+    const groups = groupsOf(graph);
+    const remembered = collapsedOf.get(`${uri}|${graph.function}`);
+    const collapsed = new Set([...(remembered ?? defaultCollapsed(graph, groups))].filter((k) => groups.byKey.has(k)));
+    collapsedOf.set(`${uri}|${graph.function}`, collapsed);
     shown = {
         uri, functions, graph, redundant: redundantFlags(graph), hazardsOf: hazardTasks(graph.hazards), shownEdges: [],
-        layout: previous?.layout, layoutKey: previous?.layoutKey,
+        groups, collapsed, layout: previous?.layout, layoutKey: previous?.layoutKey, linkOf: new Map(),
     };
     if (!same) {
         selected = undefined;
@@ -166,7 +191,45 @@ async function showGraph(uri: string, functions: string[], graph: TaskGraph, not
     banner.hidden = notes.length === 0;
     banner.textContent = notes.join(' ');
     drawHazardList();
-    await relayout(!same);
+    const target = focus?.inlined !== undefined ? `g${focus.inlined}` : undefined;
+    const only = graph.inlined?.find((e) => e.id === focus?.inlined)?.tasks[0];
+    if (target !== undefined || only !== undefined) { // a call's lens: that call, nothing else chosen
+        selected = undefined;
+        focusedHazard = undefined;
+    }
+    if (target !== undefined && groups.byKey.has(target)) {
+        openAround(target);
+        collapsed.delete(target);
+        await relayout(!same);
+        centreOn(target);
+        viewport.querySelector(`.group[data-group="${target}"]`)?.classList.add('focused'); // (until the next drawing)
+    } else if (only !== undefined) { // a call launching one task is no group: that task
+        await relayout(!same);
+        selected = only;
+        await bringIntoView(only);
+        highlight();
+        showDetails();
+    } else {
+        await relayout(!same);
+    }
+}
+
+/** Opens the collapsed groups around a group, so that it is drawn (open or as one node). */
+function openAround(key: string): void {
+    if (!shown) {
+        return;
+    }
+    for (let at = shown.groups.byKey.get(key)?.parent; at !== undefined; at = shown.groups.byKey.get(at)?.parent) {
+        shown.collapsed.delete(at);
+    }
+}
+
+/** Brings a task, a collapsed group or an open group into the middle of the view, readable. */
+function centreOn(key: string): void {
+    const box = shown?.layout?.nodes.get(key) ?? shown?.layout?.groups.get(key);
+    if (box) {
+        view.centre([box], READABLE_SCALE);
+    }
 }
 
 /** Lays the graph out again when what the layout depends on changed, then redraws. */
@@ -178,13 +241,10 @@ async function relayout(fit: boolean): Promise<void> {
     const current = shown;
     const { graph } = current;
     current.shownEdges = visibleEdges(current.redundant, options.mode);
-    const links: Link[] = [
-        ...current.shownEdges.map((i) => ({ key: `e${i}`, from: graph.edges[i].from, to: graph.edges[i].to, carried: graph.edges[i].carried === true })),
-        ...graph.hazards.map((h, i) => ({ key: `h${i}`, from: h.first, to: h.second, carried: h.carried === true || h.first >= h.second })),
-    ];
-    const key = layoutKey(graph, options.direction);
+    const folded = visible(graph, current.groups, current.collapsed);
+    const key = `${layoutKey(graph, options.direction)}|${[...current.collapsed].sort().join(',')}`;
     if (!current.layout || current.layoutKey !== key) {
-        const layout = await layoutGraph(graph, options.direction);
+        const layout = await layoutGraph(graph, options.direction, folded);
         if (mine !== generation) {
             return; // a newer graph or option arrived while this one was being laid out
         }
@@ -193,9 +253,15 @@ async function relayout(fit: boolean): Promise<void> {
         current.layout = layout;
         current.layoutKey = key;
     }
+    current.view = folded;
+    const links = linksOf(graph, folded, certainEnough(graph, current.shownEdges, options.uncertain));
+    current.linkOf = new Map(links.flatMap((l) => l.items.map((i): [string, string] => [`${l.hazard ? 'h' : 'e'}${i}`, l.key])));
     const layout = current.layout;
     graphSvg.setAttribute('data-layout', key);
-    current.drawn = draw(viewport, { graph, layout, links, direction: options.direction, hazardsOf: current.hazardsOf });
+    current.drawn = draw(viewport, {
+        graph, layout, links, direction: options.direction, hazardsOf: current.hazardsOf, groups: current.groups,
+        view: folded, uncertainApart: options.uncertain === 'apart',
+    });
     updateCounts();
     runSearch(false);
     highlight();
@@ -210,15 +276,25 @@ function updateCounts(): void {
     if (!shown) {
         return;
     }
-    const { graph, shownEdges } = shown;
+    const { graph } = shown;
+    const shownEdges = certainEnough(graph, shown.shownEdges, options.uncertain);
     const counts = $<HTMLElement>('counts');
     const total = graph.edges.length;
+    const unknown = shown.shownEdges.length - shownEdges.length;
     counts.dataset.tasks = String(graph.tasks.length);
     counts.dataset.edgesShown = String(shownEdges.length);
     counts.dataset.edgesTotal = String(total);
     counts.dataset.hazards = String(graph.hazards.length);
-    const edgeText = shownEdges.length === total ? `${total} edges` : `${shownEdges.length} of ${total} edges`;
-    counts.textContent = `${graph.tasks.length} tasks \u00b7 ${edgeText} \u00b7 ${graph.hazards.length} hazard${graph.hazards.length === 1 ? '' : 's'}`;
+    counts.dataset.nodes = String(shown.view?.leaves.length ?? graph.tasks.length);
+    const edgeText = shownEdges.length === total ? plural(total, 'edge') : `${shownEdges.length} of ${plural(total, 'edge')}`;
+    counts.textContent = `${plural(graph.tasks.length, 'task')} \u00b7 ${edgeText}${unknown ? ` (${unknown} uncertain hidden)` : ''}`
+        + ` \u00b7 ${plural(graph.hazards.length, 'hazard')}`;
+}
+
+/** The drawn node that stands for a task: itself, or the collapsed group holding it. */
+function nodeOf(id: number): SVGGElement | undefined {
+    const key = shown?.view?.rep.get(id);
+    return key === undefined ? undefined : shown?.drawn?.nodes.get(key);
 }
 
 /** Marks the selection and its neighbourhood, the focused hazard, and search matches; dims the rest. */
@@ -226,71 +302,93 @@ function highlight(): void {
     if (!shown?.drawn) {
         return;
     }
-    const { graph, drawn, shownEdges } = shown;
-    const nodes = drawn.nodes;
-    for (const g of nodes.values()) {
+    const { graph, drawn, linkOf } = shown;
+    const shownEdges = certainEnough(graph, shown.shownEdges, options.uncertain);
+    for (const g of drawn.nodes.values()) {
         g.classList.remove('selected', 'pred', 'succ', 'dim', 'match', 'pair', 'current-match');
     }
     for (const g of drawn.links.values()) {
         g.classList.remove('lit', 'dim', 'focus');
     }
-    const dimAllBut = (keepNodes: Set<number>, keepLinks: Set<string>) => {
-        for (const [id, g] of nodes) {
-            g.classList.toggle('dim', !keepNodes.has(id));
+    const dimAllBut = (keepTasks: Set<number>, keepLinks: Set<string>) => {
+        const keepNodes = new Set([...keepTasks].map((id) => nodeOf(id)));
+        for (const g of drawn.nodes.values()) {
+            g.classList.toggle('dim', !keepNodes.has(g));
         }
         for (const [key, g] of drawn.links) {
             g.classList.toggle('dim', !keepLinks.has(key));
             g.classList.toggle('lit', keepLinks.has(key) && key.startsWith('e'));
         }
     };
+    const linksOfItems = (items: string[]) => new Set(items.map((k) => linkOf.get(k)).filter((k): k is string => k !== undefined));
     if (focusedHazard !== undefined) {
         const h = graph.hazards[focusedHazard];
-        nodes.get(h.first)?.classList.add('pair');
-        nodes.get(h.second)?.classList.add('pair');
-        drawn.links.get(`h${focusedHazard}`)?.classList.add('focus');
-        dimAllBut(new Set([h.first, h.second]), new Set([`h${focusedHazard}`]));
+        nodeOf(h.first)?.classList.add('pair');
+        nodeOf(h.second)?.classList.add('pair');
+        const own = linksOfItems([`h${focusedHazard}`]);
+        for (const key of own) {
+            drawn.links.get(key)?.classList.add('focus');
+        }
+        dimAllBut(new Set([h.first, h.second]), own);
     } else if (selected !== undefined) {
         const around = neighbourhood(shownEdges.map((i) => graph.edges[i]), selected, options.depth);
-        nodes.get(selected)?.classList.add('selected');
         for (const id of around.preds.keys()) {
-            nodes.get(id)?.classList.add('pred');
+            nodeOf(id)?.classList.add('pred');
         }
         for (const id of around.succs.keys()) {
-            nodes.get(id)?.classList.add('succ');
+            nodeOf(id)?.classList.add('succ');
         }
+        nodeOf(selected)?.classList.remove('pred', 'succ');
+        nodeOf(selected)?.classList.add('selected');
         const before = new Set([selected, ...around.preds.keys()]);
         const after = new Set([selected, ...around.succs.keys()]);
         const stepsBack = (id: number) => (id === selected ? 0 : around.preds.get(id));
         const stepsOn = (id: number) => (id === selected ? 0 : around.succs.get(id));
-        const lit = new Set<string>();
+        const lit: string[] = [];
         for (const i of shownEdges) {
             // an edge of the walk: it joins two highlighted tasks one step apart
             const e = graph.edges[i];
             const [bf, bt, sf, st] = [stepsBack(e.from), stepsBack(e.to), stepsOn(e.from), stepsOn(e.to)];
             if ((bf !== undefined && bt !== undefined && bf === bt + 1) || (sf !== undefined && st !== undefined && st === sf + 1)) {
-                lit.add(`e${i}`);
+                lit.push(`e${i}`);
             }
         }
         graph.hazards.forEach((h, i) => {
             if (h.first === selected || h.second === selected) {
-                lit.add(`h${i}`);
+                lit.push(`h${i}`);
             }
         });
-        dimAllBut(new Set([...before, ...after]), lit);
+        dimAllBut(new Set([...before, ...after]), linksOfItems(lit));
     } else if (matches.length > 0) {
         dimAllBut(new Set(matches), new Set());
     }
     for (const id of matches) {
-        nodes.get(id)?.classList.add('match');
+        nodeOf(id)?.classList.add('match');
     }
     if (matchIndex >= 0 && matches[matchIndex] !== undefined) {
-        nodes.get(matches[matchIndex])?.classList.add('current-match');
+        nodeOf(matches[matchIndex])?.classList.add('current-match');
     }
     for (const li of $<HTMLElement>('hazards').children) {
         li.classList.toggle('active', (li as HTMLElement).dataset.hazard === String(focusedHazard));
     }
 }
 
+/** Opens what hides a task, lays out again if that changed anything, and brings it into view. */
+async function bringIntoView(id: number): Promise<void> {
+    if (!shown) {
+        return;
+    }
+    const opens = toOpen(shown.groups, id, shown.collapsed);
+    if (opens.length) {
+        for (const key of opens) {
+            shown.collapsed.delete(key);
+        }
+        await relayout(false);
+    }
+    centreOn(`t${id}`);
+}
+
+/** Finds the matches of the search; `step`: goes to the next one (opening its group, zooming to it). */
 function runSearch(step: boolean): void {
     if (!shown) {
         return;
@@ -304,10 +402,7 @@ function runSearch(step: boolean): void {
     }
     if (step && matches.length > 0) {
         matchIndex = (matchIndex + 1) % matches.length;
-        const box = shown.layout?.nodes.get(matches[matchIndex]);
-        if (box) {
-            view.centre([box], READABLE_SCALE);
-        }
+        void bringIntoView(matches[matchIndex]).then(highlight);
     }
     const result = $<HTMLElement>('search-result');
     result.textContent = query.trim() === '' ? '' : matches.length === 0 ? 'no match'
@@ -328,7 +423,7 @@ function select(id: number | undefined, reveal: boolean): void {
 function revealTask(id: number): void {
     const task = shown?.graph.tasks.find((t) => t.id === id);
     if (shown && task) {
-        vscode.postMessage({ type: 'reveal', uri: shown.uri, line: task.line, col: task.col, endLine: task.end_line, endCol: task.end_col });
+        vscode.postMessage({ type: 'reveal', uri: task.uri ?? shown.uri, line: task.line, col: task.col, endLine: task.end_line, endCol: task.end_col });
     }
 }
 
@@ -341,7 +436,8 @@ function focusHazard(index: number): void {
     selected = undefined;
     highlight();
     showDetails(h);
-    const boxes = [h.first, h.second].map((id) => shown!.layout?.nodes.get(id)).filter((b) => b !== undefined);
+    const boxes = [h.first, h.second].map((id) => shown!.layout?.nodes.get(shown!.view?.rep.get(id) ?? ''))
+        .filter((b) => b !== undefined);
     view.centre(boxes, READABLE_SCALE);
     revealTask(h.second);
 }
@@ -414,9 +510,12 @@ function showDetails(hazard?: Hazard): void {
         return;
     }
     details.append(element('h2', `#${task.id} ${task.name}`));
-    const facts = [`${task.kind}, line ${task.line}`, task.tid ? `task id ${task.tid}` : '',
+    const helpers = (task.inlined ?? []).map((id) => graph.inlined?.find((e) => e.id === id)).filter((e) => e !== undefined)
+        .map((e) => `${e!.helper} (${place(e!)})`);
+    const facts = [`${task.kind}, ${place(task)}`, helpers.length ? `from ${helpers.join(' \u203a ')}` : '',
+        task.tid ? `task id ${task.tid}` : '',
         task.loops.length ? `in ${task.loops.map((l) => graph.loops.find((x) => x.id === l)).filter((l) => l)
-            .map((l) => `pl.${l!.kind} (line ${l!.line})`).join(' \u203a ')}` : '',
+            .map((l) => `pl.${l!.kind} (${place(l!)})`).join(' \u203a ')}` : '',
         task.branch ? 'inside an if' : '', task.manual ? 'manual scope' : ''].filter((s) => s !== '');
     details.append(element('p', facts.join(' \u00b7 '), 'facts'));
     if (task.args?.length) {
@@ -462,19 +561,41 @@ function drawLegend(): void {
 }
 
 // the graph: clicks on nodes (after no drag), keyboard on a focused node
+/** A click (or Enter) on the graph: a group's caption folds it, a collapsed group opens, a task is chosen. */
+function activate(target: Element): void {
+    const toggle = target.closest('[data-toggle]') as SVGGElement | null;
+    const node = target.closest('.node') as SVGGElement | null;
+    if (toggle && shown) {
+        shown.collapsed.add(toggle.dataset.toggle!);
+        void relayout(false).then(() => centreOn(toggle.dataset.toggle!));
+    } else if (node?.dataset.group && shown) {
+        const key = node.dataset.group;
+        shown.collapsed.delete(key);
+        void relayout(false).then(() => centreOn(key));
+    } else if (node && view.zoom < TINY_SCALE) {
+        // too small to aim at: zoom in to it first, a second click goes to its call
+        select(Number(node.dataset.id), false);
+        centreOn(`t${node.dataset.id}`);
+    } else {
+        select(node ? Number(node.dataset.id) : undefined, node !== null);
+    }
+}
 graphSvg.addEventListener('click', (event) => {
     if (view.dragged) {
         view.dragged = false;
         return;
     }
-    const node = (event.target as Element).closest('.node') as SVGGElement | null;
-    select(node ? Number(node.dataset.id) : undefined, node !== null);
+    activate(event.target as Element);
 });
 graphSvg.addEventListener('keydown', (event) => {
-    const node = (event.target as Element).closest('.node') as SVGGElement | null;
-    if (node && (event.key === 'Enter' || event.key === ' ')) {
+    const target = event.target as Element;
+    if ((target.closest('.node') || target.closest('[data-toggle]')) && (event.key === 'Enter' || event.key === ' ')) {
         event.preventDefault();
-        select(Number(node.dataset.id), true);
+        if (target.closest('.node[data-id]') && view.zoom < TINY_SCALE) {
+            select(Number((target.closest('.node') as SVGGElement).dataset.id), true); // a keyboard user aims exactly
+        } else {
+            activate(target);
+        }
     }
 });
 document.addEventListener('keydown', (event) => {
@@ -501,9 +622,18 @@ function fitView(): void {
     }
 }
 
+let searchTimer: ReturnType<typeof setTimeout> | undefined;
 searchInput.addEventListener('input', () => {
     runSearch(false);
     highlight();
+    // a moment after typing stops, the first match comes into view (opened, zoomed to)
+    clearTimeout(searchTimer);
+    searchTimer = setTimeout(() => {
+        if (matches.length > 0 && matchIndex < 0) {
+            runSearch(true);
+            highlight();
+        }
+    }, 300);
 });
 searchInput.addEventListener('keydown', (event) => {
     if (event.key === 'Enter') {
@@ -532,6 +662,26 @@ modeSelect.addEventListener('change', () => {
     saveOptions();
     void relayout(false);
 });
+uncertainSelect.addEventListener('change', () => {
+    options.uncertain = uncertainSelect.value as Uncertain;
+    saveOptions();
+    void relayout(false);
+});
+$('collapse-all').addEventListener('click', () => {
+    if (shown) {
+        const inline = [...shown.groups.byKey.values()].filter((g) => g.kind === 'inline');
+        for (const g of inline.length ? inline : [...shown.groups.byKey.values()]) {
+            shown.collapsed.add(g.key);
+        }
+        void relayout(true);
+    }
+});
+$('expand-all').addEventListener('click', () => {
+    if (shown) {
+        shown.collapsed.clear();
+        void relayout(true);
+    }
+});
 for (const [id, direction] of [['dir-right', 'RIGHT'], ['dir-down', 'DOWN']] as const) {
     $(id).addEventListener('click', () => {
         if (options.direction !== direction) {
@@ -550,17 +700,13 @@ functionSelect.addEventListener('change', () => {
         vscode.postMessage({ type: 'pickFunction', uri: functionSelect.dataset.uri, function: functionSelect.value });
     }
 });
-window.addEventListener('resize', () => {
-    if (shown?.layout && view.zoom <= 1) {
-        fitView();
-    }
-});
+window.addEventListener('resize', () => view.resized()); // the same zoom, the same place in the middle
 
 window.addEventListener('message', (event: MessageEvent<ToWebview>) => {
     const message = event.data;
     if (message.type === 'graph') {
         if (message.graph) {
-            void showGraph(message.uri, message.functions, message.graph, message.note);
+            void showGraph(message.uri, message.functions, message.graph, message.note, message.focus);
         } else {
             shown = undefined;
             setFunctions(message.functions, undefined);

@@ -10,6 +10,8 @@ export class PanZoom {
     private drag: { x: number; y: number; moved: boolean } | undefined;
     /** Set when the last pointer-down turned into a drag, so the click after it is ignored. */
     dragged = false;
+    /** The canvas' size when the view was last set (a resize keeps what was in its middle there). */
+    private size: { width: number; height: number } | undefined;
 
     constructor(private readonly svg: SVGSVGElement, private readonly viewport: SVGGElement) {
         svg.addEventListener('wheel', (event) => {
@@ -127,7 +129,21 @@ export class PanZoom {
         return this.scale;
     }
 
+    /** The canvas changed size: the same zoom, and what was in its middle stays there. */
+    resized(): void {
+        const rect = this.svg.getBoundingClientRect();
+        if (this.size && rect.width > 0 && rect.height > 0) {
+            this.x += (rect.width - this.size.width) / 2;
+            this.y += (rect.height - this.size.height) / 2;
+            this.apply();
+        }
+    }
+
     private apply(): void {
+        const rect = this.svg.getBoundingClientRect();
+        if (rect.width > 0 && rect.height > 0) {
+            this.size = { width: rect.width, height: rect.height };
+        }
         this.viewport.setAttribute('transform', `translate(${this.x.toFixed(1)},${this.y.toFixed(1)}) scale(${this.scale.toFixed(4)})`);
     }
 }

@@ -1,10 +1,12 @@
-// Draws a laid-out task graph as SVG: loop groups, edges (coloured by kind, carried dashed,
-// unknown overlap dotted), hazards (red), and the task nodes. Styles live in style.css as
+// Draws a laid-out task graph as SVG: the open groups (loops, inline helpers' expansions, each with a
+// caption that collapses it), edges (coloured by kind, carried dashed, unknown overlap dotted, or
+// apart: faint, beneath), hazards (red), the task nodes and the collapsed groups' nodes. Styles live in style.css as
 // classes over VS Code's theme variables; nothing here sets inline styles (the CSP forbids them).
 import type { Edge, Hazard, Task, TaskGraph } from './contract';
-import { forward, type Box, type Layout, type Link } from './layout';
+import { groupCaption, type Group, type Groups, type Visible } from './groups';
+import type { Box, Layout, Link } from './layout';
 import type { Direction } from './logic';
-import { clip, loopLabel } from './logic';
+import { clip, place, plural } from './logic';
 
 const SVG = 'http://www.w3.org/2000/svg';
 export const EDGE_KINDS = ['raw', 'waw', 'creator', 'deps'] as const;
@@ -46,16 +48,16 @@ export function kindClass(kind: string): string {
  */
 function ports(links: readonly Link[], layout: Layout, direction: Direction): Map<string, [number, number]> {
     const across = (box: Box) => (direction === 'RIGHT' ? box.y + box.height / 2 : box.x + box.width / 2);
-    const outgoing = new Map<number, Link[]>();
-    const incoming = new Map<number, Link[]>();
+    const outgoing = new Map<string, Link[]>();
+    const incoming = new Map<string, Link[]>();
     for (const link of links) {
-        if (forward(link)) {
+        if (link.forward && !link.hazard) {
             (outgoing.get(link.from) ?? outgoing.set(link.from, []).get(link.from)!).push(link);
             (incoming.get(link.to) ?? incoming.set(link.to, []).get(link.to)!).push(link);
         }
     }
     const share = new Map<string, [number, number]>();
-    const spread = (groups: Map<number, Link[]>, other: (l: Link) => number, slot: 0 | 1) => {
+    const spread = (groups: Map<string, Link[]>, other: (l: Link) => string, slot: 0 | 1) => {
         for (const list of groups.values()) {
             list.sort((a, b) => across(layout.nodes.get(other(a))!) - across(layout.nodes.get(other(b))!));
             list.forEach((link, i) => {
@@ -123,8 +125,9 @@ function arc(a: Box, b: Box, direction: Direction, hazard: boolean): string {
 }
 
 export interface Drawn {
-    nodes: Map<number, SVGGElement>;
-    /** by link key (`e<i>` / `h<i>`) */
+    /** by leaf key: `t<id>` for a task, a group's key for a collapsed group */
+    nodes: Map<string, SVGGElement>;
+    /** by link key */
     links: Map<string, SVGGElement>;
 }
 
@@ -134,6 +137,10 @@ export interface DrawInput {
     links: readonly Link[];
     direction: Direction;
     hazardsOf: Map<number, Hazard[]>;
+    groups: Groups;
+    view: Visible;
+    /** draw the edges of unknown overlap apart: faint, beneath the others */
+    uncertainApart: boolean;
 }
 
 function edgeTitle(graph: TaskGraph, edge: Edge): string {
@@ -145,7 +152,7 @@ function edgeTitle(graph: TaskGraph, edge: Edge): string {
 }
 
 export function taskTitle(task: Task, hazards: readonly Hazard[]): string {
-    const lines = [`#${task.id} ${task.name} (${task.kind}), line ${task.line}`];
+    const lines = [`#${task.id} ${task.name} (${task.kind}), ${place(task)}${task.elsewhere ? ` (in ${task.elsewhere})` : ''}`];
     if (task.tid) {
         lines.push(`task id: ${task.tid}`);
     }
@@ -158,6 +165,12 @@ export function taskTitle(task: Task, hazards: readonly Hazard[]): string {
     if (task.manual) {
         lines.push('inside pl.manual_scope: only deps= orders it (G11)');
     }
+    if (task.kind === 'unknown') {
+        lines.push('its callee is not found: its directions are unknown, so it is taken to order everything '
+            + '(no hazard across it, no edges drawn)');
+    } else if (task.waits_on_unknown) {
+        lines.push('a deps= entry names a task id the analysis cannot follow: it may wait for any earlier task');
+    }
     for (const h of hazards) {
         lines.push(`\u26a0 ${h.code} (${h.rule}): ${h.message}`);
     }
@@ -165,86 +178,152 @@ export function taskTitle(task: Task, hazards: readonly Hazard[]): string {
     return lines.join('\n');
 }
 
+/** The hazards any task of a group is part of, each once. */
+function groupHazards(group: Group, hazardsOf: Map<number, Hazard[]>): Hazard[] {
+    return [...new Set(group.tasks.flatMap((t) => hazardsOf.get(t) ?? []))];
+}
+
+function linkClasses(graph: TaskGraph, link: Link, uncertainApart: boolean): string {
+    if (link.hazard) {
+        const h = graph.hazards[link.items[0]];
+        return `hazard-link severity-${h.severity}${h.carried ? ' carried' : ''}`;
+    }
+    const e = graph.edges[link.items[0]];
+    const unknown = e.overlap === 'unknown';
+    return ['edge', `kind-${kindClass(e.kind)}`, e.carried ? 'carried' : '', unknown ? 'unknown' : '',
+        unknown && uncertainApart ? 'apart' : '', link.items.length > 1 ? 'several' : ''].filter((c) => c !== '').join(' ');
+}
+
+function linkTitle(graph: TaskGraph, link: Link): string {
+    if (link.hazard) {
+        return link.items.map((i) => {
+            const h = graph.hazards[i];
+            return `\u26a0 ${h.code} (${h.rule}, ${h.severity}): ${h.message}`;
+        }).join('\n');
+    }
+    const lines = link.items.slice(0, 12).map((i) => edgeTitle(graph, graph.edges[i]));
+    if (link.items.length > 12) {
+        lines.push(`\u2026 and ${link.items.length - 12} more`);
+    }
+    return (link.items.length > 1 ? `${link.items.length} edges\n` : '') + lines.join('\n');
+}
+
 export function draw(viewport: SVGGElement, input: DrawInput): Drawn {
-    const { graph, layout, links, direction, hazardsOf } = input;
+    const { graph, layout, links, direction, hazardsOf, groups, view, uncertainApart } = input;
     viewport.replaceChildren();
     const groupLayer = svg('g', { class: 'groups' }, viewport);
+    const apartLayer = svg('g', { class: 'edges uncertain' }, viewport);
     const edgeLayer = svg('g', { class: 'edges' }, viewport);
     const hazardLayer = svg('g', { class: 'hazard-links' }, viewport);
+    const captionLayer = svg('g', { class: 'captions' }, viewport); // over the lines that cross a group's top
     const nodeLayer = svg('g', { class: 'nodes' }, viewport);
 
-    for (const loop of graph.loops) {
-        const box = layout.groups.get(loop.id);
+    for (const group of view.open) {
+        const box = layout.groups.get(group.key);
         if (!box) {
             continue;
         }
-        const g = svg('g', { class: `loop loop-${loop.kind}`, 'data-loop': loop.id }, groupLayer);
+        const loop = group.kind === 'loop' ? graph.loops.find((l) => l.id === group.id) : undefined;
+        const classes = group.kind === 'loop' ? `group loop loop-${loop?.kind ?? 'range'}` : 'group inline';
+        const g = svg('g', { class: classes, 'data-group': group.key }, groupLayer);
         svg('rect', { x: box.x, y: box.y, width: box.width, height: box.height, rx: 6 }, g);
-        svg('text', { x: box.x + 8, y: box.y + 16, class: 'loop-label' }, g).textContent = loopLabel(loop);
-        title(g, `${loopLabel(loop)}${loop.kind === 'parallel' ? ': iterations are not ordered with each other' : ''}`);
+        const caption = svg('g', { class: `caption caption-${group.kind}`, 'data-toggle': group.key, tabindex: 0, role: 'button' }, captionLayer);
+        const label = `\u25be ${clip(groupCaption(graph, group), Math.max(8, Math.floor((box.width - 24) / 6.6)))}`;
+        svg('rect', { x: box.x + 2, y: box.y + 3, width: Math.min(box.width - 4, 16 + label.length * 6.6), height: 18, rx: 4, class: 'caption-hit' }, caption);
+        svg('text', { x: box.x + 8, y: box.y + 16, class: 'group-label' }, caption).textContent = label;
+        const what = group.kind === 'inline' ? `${plural(group.tasks.length, 'task')} of one call of this inline helper (N1)`
+            : loop?.kind === 'parallel' ? 'iterations are not ordered with each other' : plural(group.tasks.length, 'task');
+        title(caption, `${groupCaption(graph, group)}: ${what}\nClick: collapse into one node`);
     }
 
     const drawn: Drawn = { nodes: new Map(), links: new Map() };
     const share = ports(links, layout, direction);
     for (const link of links) {
-        const isHazard = link.key.startsWith('h');
-        const index = Number(link.key.slice(1));
         const a = layout.nodes.get(link.from);
         const b = layout.nodes.get(link.to);
         if (!a || !b) {
             continue;
         }
-        const d = forward(link) && !isHazard ? curve(a, b, direction, share.get(link.key) ?? [0.5, 0.5]) : arc(a, b, direction, isHazard);
-        const g = svg('g', {}, isHazard ? hazardLayer : edgeLayer);
-        if (isHazard) {
-            const hazard = graph.hazards[index];
-            g.setAttribute('class', `hazard-link severity-${hazard.severity}${hazard.carried ? ' carried' : ''}`);
-            g.dataset.hazard = String(index);
+        const d = link.forward && !link.hazard ? curve(a, b, direction, share.get(link.key) ?? [0.5, 0.5])
+            : arc(a, b, direction, link.hazard);
+        const classes = linkClasses(graph, link, uncertainApart);
+        const layer = link.hazard ? hazardLayer : classes.includes('apart') ? apartLayer : edgeLayer;
+        const g = svg('g', { class: classes }, layer);
+        if (link.hazard) {
+            g.dataset.hazard = link.items.join(',');
             svg('path', { d, class: 'line', 'marker-end': 'url(#arrow-hazard)' }, g);
-            svg('path', { d, class: 'hit' }, g);
-            title(g, `\u26a0 ${hazard.code} (${hazard.rule}, ${hazard.severity}): ${hazard.message}`);
         } else {
-            const edge = graph.edges[index];
-            const kind = kindClass(edge.kind);
-            const classes = ['edge', `kind-${kind}`, edge.carried ? 'carried' : '', edge.overlap === 'unknown' ? 'unknown' : '']
-                .filter((c) => c !== '').join(' ');
-            g.setAttribute('class', classes);
-            g.dataset.edge = String(index);
-            g.dataset.from = String(edge.from);
-            g.dataset.to = String(edge.to);
-            svg('path', { d, class: 'line', 'marker-end': `url(#arrow-${kind})` }, g);
-            svg('path', { d, class: 'hit' }, g);
-            title(g, edgeTitle(graph, edge));
+            const first = graph.edges[link.items[0]];
+            g.dataset.edge = link.items.join(',');
+            g.dataset.from = link.from;
+            g.dataset.to = link.to;
+            svg('path', { d, class: 'line', 'marker-end': `url(#arrow-${kindClass(first.kind)})` }, g);
         }
+        svg('path', { d, class: 'hit' }, g);
+        title(g, linkTitle(graph, link));
         drawn.links.set(link.key, g);
     }
 
-    for (const task of graph.tasks) {
-        const box = layout.nodes.get(task.id);
+    for (const leaf of view.leaves) {
+        const box = layout.nodes.get(leaf.key);
         if (!box) {
             continue;
         }
-        const hazards = hazardsOf.get(task.id) ?? [];
-        const classes = ['node', `task-${task.kind}`, hazards.length ? 'has-hazard' : '', task.branch ? 'branch' : '',
-            task.manual ? 'manual' : ''].filter((c) => c !== '').join(' ');
-        const g = svg('g', { class: classes, transform: `translate(${box.x},${box.y})`, tabindex: 0, role: 'button' }, nodeLayer);
-        g.dataset.id = String(task.id);
-        g.dataset.line = String(task.line);
-        svg('rect', { width: box.width, height: box.height, rx: task.kind === 'dispatch' ? 10 : 4, class: 'box' }, g);
-        svg('rect', { width: 5, height: box.height, rx: 2, class: `stripe stripe-${task.kind}` }, g);
-        const name = svg('text', { x: 12, y: 19, class: 'name' }, g);
-        svg('tspan', { class: 'tid' }, name).textContent = `#${task.id} `;
-        svg('tspan', {}, name).textContent = clip(task.name, 20);
-        const facts = [`line ${task.line}`, task.kind === 'call' ? '' : task.kind, task.tid ? `\u2192 ${task.tid}` : '',
-            task.manual ? 'manual' : '', task.branch ? 'if' : ''].filter((s) => s !== '');
-        svg('text', { x: 12, y: 36, class: 'facts' }, g).textContent = clip(facts.join(' \u00b7 '), 28);
-        if (hazards.length) {
-            const badge = svg('g', { class: 'badge', transform: `translate(${box.width - 30},5)` }, g);
-            svg('rect', { width: 26, height: 15, rx: 7 }, badge);
-            svg('text', { x: 13, y: 11.5, 'text-anchor': 'middle' }, badge).textContent = `!${hazards.length}`;
-        }
-        title(g, taskTitle(task, hazards));
-        drawn.nodes.set(task.id, g);
+        const g = leaf.key.startsWith('t') ? taskNode(graph, Number(leaf.key.slice(1)), box, hazardsOf, nodeLayer)
+            : groupNode(graph, groups.byKey.get(leaf.key)!, box, hazardsOf, nodeLayer);
+        drawn.nodes.set(leaf.key, g);
     }
     return drawn;
+}
+
+function taskNode(graph: TaskGraph, id: number, box: Box, hazardsOf: Map<number, Hazard[]>, layer: Element): SVGGElement {
+    const task = graph.tasks.find((t) => t.id === id)!;
+    const hazards = hazardsOf.get(task.id) ?? [];
+    const classes = ['node', `task-${task.kind}`, hazards.length ? 'has-hazard' : '', task.branch ? 'branch' : '',
+        task.manual ? 'manual' : ''].filter((c) => c !== '').join(' ');
+    const g = svg('g', { class: classes, transform: `translate(${box.x},${box.y})`, tabindex: 0, role: 'button' }, layer);
+    g.dataset.id = String(task.id);
+    g.dataset.line = String(task.line);
+    svg('rect', { width: box.width, height: box.height, rx: task.kind === 'dispatch' ? 10 : 4, class: 'box' }, g);
+    svg('rect', { width: 5, height: box.height, rx: 2, class: `stripe stripe-${task.kind}` }, g);
+    const name = svg('text', { x: 12, y: 19, class: 'name' }, g);
+    svg('tspan', { class: 'tid' }, name).textContent = `#${task.id} `;
+    svg('tspan', {}, name).textContent = clip(task.name, 20);
+    // (the stripe tells a call from a scope's dispatch; the other kinds are named)
+    const facts = [place(task), task.kind === 'call' || task.kind === 'dispatch' ? '' : task.kind, task.tid ? `\u2192 ${task.tid}` : '',
+        task.manual ? 'manual' : '', task.branch ? 'if' : ''].filter((s) => s !== '');
+    svg('text', { x: 12, y: 36, class: 'facts' }, g).textContent = clip(facts.join(' \u00b7 '), 28);
+    badge(g, box, hazards.length);
+    title(g, taskTitle(task, hazards));
+    return g;
+}
+
+/** A collapsed group: one node for its tasks, `▸ helper`, the count and where it is. */
+function groupNode(graph: TaskGraph, group: Group, box: Box, hazardsOf: Map<number, Hazard[]>, layer: Element): SVGGElement {
+    const hazards = groupHazards(group, hazardsOf);
+    const g = svg('g', { class: `node group-node group-${group.kind}${hazards.length ? ' has-hazard' : ''}`,
+        transform: `translate(${box.x},${box.y})`, tabindex: 0, role: 'button' }, layer);
+    g.dataset.group = group.key;
+    svg('rect', { x: 4, y: 4, width: box.width - 4, height: box.height - 4, rx: 8, class: 'stack' }, g); // it holds several
+    svg('rect', { width: box.width - 4, height: box.height - 4, rx: 8, class: 'box' }, g);
+    const caption = groupCaption(graph, group);
+    const [head] = caption.split(' \u00b7 ');
+    svg('text', { x: 10, y: 20, class: 'name' }, g).textContent = `\u25b8 ${clip(head, 24)}`;
+    const first = group.tasks[0];
+    const last = group.tasks[group.tasks.length - 1];
+    const ids = first === last ? `#${first}` : `#${first}\u2013#${last}`;
+    svg('text', { x: 10, y: 39, class: 'facts' }, g).textContent =
+        clip(`${plural(group.tasks.length, 'task')} ${ids} \u00b7 ${caption.slice(head.length + 3)}`, 32);
+    badge(g, box, hazards.length);
+    title(g, `${caption}: ${plural(group.tasks.length, 'task')} (#${first}\u2013#${last})${group.kind === 'inline' ? ', one call of an inline helper (N1)' : ''}`
+        + `${hazards.length ? `\n\u26a0 ${hazards.length} hazard${hazards.length === 1 ? '' : 's'}` : ''}\nClick: expand`);
+    return g;
+}
+
+function badge(g: SVGGElement, box: Box, count: number): void {
+    if (count) {
+        const b = svg('g', { class: 'badge', transform: `translate(${box.width - 30},5)` }, g);
+        svg('rect', { width: 26, height: 15, rx: 7 }, b);
+        svg('text', { x: 13, y: 11.5, 'text-anchor': 'middle' }, b).textContent = `!${count}`;
+    }
 }

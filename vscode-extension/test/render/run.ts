@@ -122,7 +122,11 @@ async function send(page: Page, message: ToWebview, waitRender = true): Promise<
 const rendered = (page: Page) => page.evaluate(() => Number(document.body.dataset.rendered ?? '0'));
 const posted = (page: Page) => page.evaluate(() => (window as unknown as { __posted: Record<string, unknown>[] }).__posted);
 const count = (page: Page, selector: string) => page.locator(selector).count();
-const edgeIndices = (page: Page) => page.evaluate(() => [...document.querySelectorAll<SVGGElement>('#viewport .edge')].map((e) => Number(e.dataset.edge)).sort((a, b) => a - b));
+/** The indices of the edges (or hazards) the drawn lines of a selector stand for (one line may stand for several). */
+const drawnItems = (page: Page, selector: string, attribute: 'edge' | 'hazard') => page.evaluate(([sel, attr]) =>
+    [...document.querySelectorAll<SVGGElement>(sel)].flatMap((e) => (e.dataset[attr] ?? '').split(',').filter((x) => x !== '').map(Number))
+        .sort((a, b) => a - b), [selector, attribute] as const);
+const edgeIndices = (page: Page) => drawnItems(page, '#viewport .edge', 'edge');
 
 async function chooseMode(page: Page, mode: string): Promise<void> {
     const before = await rendered(page);
@@ -149,7 +153,7 @@ async function decodeChecks(page: Page): Promise<void> {
     const counts = await page.locator('#counts').textContent();
     check('the counts show the fixture\'s task count', (await page.locator('#counts').getAttribute('data-tasks')) === String(graph.tasks.length)
         && (counts ?? '').startsWith(`${graph.tasks.length} tasks`), counts);
-    check('every loop is a group', await count(page, '.loop') === graph.loops.length);
+    check('every loop holding a task is a group', await count(page, '.group.loop') === new Set(graph.tasks.flatMap((t) => t.loops)).size);
     check('the function picker names the graph', await page.inputValue('#function') === 'decode_step');
 
     // the default mode is Reduced: exactly the redundant edges are hidden
@@ -159,14 +163,14 @@ async function decodeChecks(page: Page): Promise<void> {
     await chooseMode(page, 'full');
     check('full mode draws every edge', (await edgeIndices(page)).length === graph.edges.length);
     check('carried edges are dashed', await count(page, '#viewport .edge.carried') === graph.edges.filter((e) => e.carried).length);
-    check('edges of unknown overlap are dotted', await count(page, '#viewport .edge.unknown') === graph.edges.filter((e) => e.overlap === 'unknown').length);
+    check('edges of unknown overlap are dotted', (await drawnItems(page, '#viewport .edge.unknown', 'edge')).length === graph.edges.filter((e) => e.overlap === 'unknown').length);
     await shot(page, 'decode-full-dark');
     await chooseMode(page, 'omitted');
     check('omitted mode draws only the redundant edges', JSON.stringify(await edgeIndices(page)) === JSON.stringify(redundant));
     await chooseMode(page, 'reduced');
 
     // hazards: one red link each, and the list beside the graph
-    check('each hazard is a red link', await count(page, '#viewport .hazard-link') === graph.hazards.length);
+    check('each hazard is a red link', (await drawnItems(page, '#viewport .hazard-link', 'hazard')).length === graph.hazards.length);
     check('each hazard is in the list', await count(page, '#hazards li.hazard') === graph.hazards.length);
     check('tasks in a hazard are marked', await count(page, '.node.has-hazard') === new Set(graph.hazards.flatMap((h) => [h.first, h.second])).size);
     await shot(page, 'decode-dark');
@@ -288,7 +292,120 @@ async function prefillChecks(page: Page, theme: 'dark' | 'light'): Promise<void>
     }
 }
 
+/** The on-screen boxes of the drawn nodes, and the viewport's scale. */
+const screen = (page: Page) => page.evaluate(() => {
+    const nodes = [...document.querySelectorAll<SVGGElement>('#viewport .node')].map((n) => {
+        const r = n.querySelector('.box')!.getBoundingClientRect();
+        return { key: n.dataset.id ?? n.dataset.group ?? '', x: r.x, y: r.y, width: r.width, height: r.height };
+    });
+    const scale = Number(/scale\(([\d.]+)\)/.exec(document.getElementById('viewport')!.getAttribute('transform') ?? '')?.[1] ?? '0');
+    const canvas = document.getElementById('graph')!.getBoundingClientRect();
+    return { nodes, scale, canvas: { x: canvas.x, y: canvas.y, width: canvas.width, height: canvas.height } };
+});
+
+/** A graph of a model of 150 tasks from inline helpers (e2e/workspace/draft_model.py, as `pypto-lens graph` gives it). */
+async function modelChecks(page: Page): Promise<void> {
+    const [graph] = JSON.parse(readFileSync(join(HERE, 'out', 'render', 'model.json'), 'utf8')) as TaskGraph[];
+    const uri = 'file:///home/user/models/draft_model.py';
+    await send(page, { type: 'graph', uri, functions: ['draft_forward'], graph });
+    // (a helper call that launches one task is drawn as that task)
+    const tops = (graph.inlined ?? []).filter((e) => (e.parent === null || e.parent === undefined) && e.tasks.length > 1);
+    const folded = new Set(tops.flatMap((e) => e.tasks));
+    const opened = { groups: await count(page, '.group-node'), tasks: await count(page, '.node[data-id]') };
+    check(`model: ${graph.tasks.length} tasks open as ${tops.length} folded helper calls and ${graph.tasks.length - folded.size} tasks`,
+        graph.tasks.length >= 150 && opened.groups === tops.length && opened.tasks === graph.tasks.length - folded.size, opened);
+    await page.click('#fit');
+    const fitted = await screen(page);
+    const smallest = Math.min(...fitted.nodes.map((n) => n.width));
+    check('model: at Fit every node is big enough to read and click (at least 90 px wide)', smallest >= 90, { smallest, scale: fitted.scale });
+    await shot(page, 'model-folded-dark');
+
+    // a folded call opens on a click (its own inner calls folded), and its caption folds it again
+    const layer = tops.find((e) => e.helper === 'draft_layer')!;
+    const inner = (graph.inlined ?? []).filter((e) => e.parent === layer.id && e.tasks.length > 1);
+    let before = await rendered(page);
+    await page.locator(`.group-node[data-group="g${layer.id}"]`).click();
+    await page.waitForFunction((n) => Number(document.body.dataset.rendered ?? '0') > n, before);
+    const open = { caption: await count(page, `.group.inline[data-group="g${layer.id}"]`), groups: await count(page, '.group-node') };
+    check('model: a click on a folded call opens it, its inner calls folded', open.caption === 1 && open.groups === tops.length - 1 + inner.length,
+        { open, inner: inner.length });
+    await shot(page, 'model-layer-open-dark');
+    before = await rendered(page);
+    await page.locator(`[data-toggle="g${layer.id}"]`).click();
+    await page.waitForFunction((n) => Number(document.body.dataset.rendered ?? '0') > n, before);
+    check('model: its caption folds it again', await count(page, '.group-node') === tops.length);
+
+    // search: its first match, inside a folded call, is opened and zoomed to
+    await page.click('#fit');
+    await page.fill('#search', 'softmax');
+    const found = await page.waitForFunction((least) => {
+        const node = document.querySelector<SVGGElement>('#viewport .node.current-match .box');
+        const width = node ? node.getBoundingClientRect().width : 0;
+        return width >= least ? width : 0; // (until the view has zoomed to it)
+    }, 0.7 * 184, { timeout: 10000 }).then((h) => h.jsonValue()).catch(() => 0);
+    const afterSearch = await screen(page);
+    const match = afterSearch.nodes.find((n) => graph.tasks[Number(n.key)]?.name === 'softmax'
+        && n.x >= afterSearch.canvas.x && n.x + n.width <= afterSearch.canvas.x + afterSearch.canvas.width);
+    check('model: a search opens the folded call of its first match and zooms to it (readable, in view)',
+        found >= 0.7 * 184 && match !== undefined, { found, scale: afterSearch.scale });
+    await shot(page, 'model-search-dark');
+    await page.fill('#search', '');
+
+    // edges of unknown overlap: apart (the default), hidden, shown
+    before = await rendered(page);
+    await page.click('#expand-all');
+    await page.waitForFunction((n) => Number(document.body.dataset.rendered ?? '0') > n, before);
+    const unknown = graph.edges.filter((e) => e.overlap === 'unknown').length;
+    check('model: edges of unknown overlap are drawn apart (faint, beneath) by default', unknown > 0
+        && await count(page, '#viewport .edges.uncertain .edge.apart') > 0 && await count(page, '#viewport .edge.unknown:not(.apart)') === 0);
+    await page.selectOption('#uncertain', 'hidden');
+    await page.waitForFunction(() => document.querySelectorAll('#viewport .edge.unknown').length === 0);
+    const hidden = await page.locator('#counts').textContent();
+    check('model: ... hidden on request, and the counts say how many', (hidden ?? '').includes('uncertain hidden'), hidden);
+    await page.selectOption('#uncertain', 'apart');
+
+    // resizing the panel keeps the zoom and what is in the middle
+    await page.click('#fit');
+    await page.keyboard.down('Control');
+    await page.mouse.move(500, 400);
+    await page.mouse.wheel(0, -400);
+    await page.keyboard.up('Control');
+    const zoomed = (await screen(page)).scale;
+    await page.setViewportSize({ width: 1100, height: 760 });
+    await page.waitForTimeout(300);
+    check('model: resizing the panel keeps the zoom', Math.abs((await screen(page)).scale - zoomed) < 1e-3, { zoomed, now: (await screen(page)).scale });
+    await page.setViewportSize({ width: 1280, height: 800 });
+
+    // a task of another file's helper: the click asks for its own file and line
+    const blocks = graph.tasks.find((t) => t.uri)!;
+    await page.fill('#search', `#${blocks.id}`);
+    await page.keyboard.press('Enter');
+    await page.waitForSelector(`.node[data-id="${blocks.id}"]`);
+    await page.locator(`.node[data-id="${blocks.id}"]`).click();
+    await page.locator(`.node[data-id="${blocks.id}"]`).click(); // (the first click may only zoom in to it)
+    const reveal = (await posted(page)).filter((m) => m.type === 'reveal').pop();
+    check('model: a click on a task of another file\'s helper reveals it there', reveal?.uri === blocks.uri && reveal?.line === blocks.line, reveal);
+    await page.fill('#search', '');
+
+    // the code lens of a call: the graph opens with that call's expansion in view
+    const nested = (graph.inlined ?? []).find((e) => e.parent !== null && e.parent !== undefined && e.helper === 'attention_heads')!;
+    await send(page, { type: 'graph', uri: 'file:///home/user/models/other.py', functions: ['x'], graph: { ...graph, function: 'x' } });
+    await send(page, { type: 'graph', uri, functions: ['draft_forward'], graph, focus: { inlined: nested.id } });
+    const focus = await screen(page);
+    const box = await page.locator(`[data-group="g${nested.id}"]`).first().boundingBox();
+    check('model: a helper call\'s lens opens the graph with that call in view', box !== null && box.x >= focus.canvas.x - 1
+        && box.x + Math.min(box.width, 200) <= focus.canvas.x + focus.canvas.width + 1, { box, canvas: focus.canvas });
+    await shot(page, 'model-focus-dark');
+}
+
 async function hostChecks(page: Page): Promise<void> {
+    const one: TaskGraph = { ...fixture('host'), function: 'one_task' };
+    one.tasks = one.tasks.slice(0, 1);
+    one.edges = [];
+    one.hazards = [];
+    await send(page, { type: 'graph', uri: 'file:///home/user/models/host_driver.py', functions: ['one_task'], graph: one });
+    const counts = await page.locator('#counts').textContent();
+    check('one task is "1 task", not "1 tasks"', counts === '1 task \u00b7 0 edges \u00b7 0 hazards', counts);
     const graph = fixture('host');
     await send(page, { type: 'graph', uri: 'file:///home/user/models/host_driver.py', functions: ['serve_batch'], graph });
     const banner = await page.locator('#banner').textContent();
@@ -309,6 +426,7 @@ let browser: Awaited<ReturnType<typeof chromium.launch>>;
         await decodeChecks(dark);
         await prefillChecks(dark, 'dark');
         await hostChecks(dark);
+        await modelChecks(dark);
         const light = await openPage('light');
         await send(light, { type: 'graph', uri: URI, functions: ['decode_step'], graph: fixture('decode') });
         await shot(light, 'decode-light');

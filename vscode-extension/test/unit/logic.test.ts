@@ -7,7 +7,8 @@ import { utf16Character } from '../../src/columns';
 import { taskGraphHtml } from '../../src/taskGraphHtml';
 import type { Edge, Task, TaskGraph } from '../../webview/contract';
 import {
-    clip, computeRedundant, hazardTasks, layoutKey, neighbourhood, redundantFlags, searchTasks, visibleEdges,
+    clip, computeRedundant, hazardTasks, layoutKey, loopLabel, neighbourhood, place, plural, redundantFlags, searchTasks,
+    taskRef, visibleEdges,
 } from '../../webview/logic';
 
 const FIXTURES = join(__dirname, '..', '..', 'test', 'fixtures');
@@ -205,10 +206,25 @@ describe('helpers', () => {
         assert.equal(by.get(self.first)?.filter((h) => h === self).length, 1);
     });
 
+    it('places a task or a loop of another file by its file name and line', () => {
+        assert.equal(place(task(2)), 'line 12');
+        const elsewhere = task(3, { uri: 'file:///work/models/rms%20norm.py', elsewhere: 'rms_norm' });
+        assert.equal(place(elsewhere), 'rms norm.py:13');
+        assert.equal(taskRef(elsewhere, 3), '#3 k3 (rms norm.py:13)');
+        assert.equal(loopLabel({ id: 0, kind: 'range', line: 40, trips: 4, uri: 'file:///m/blocks.py' }),
+            'pl.range \u00d74 \u00b7 blocks.py:40');
+    });
+
     it('clips long labels by code points', () => {
         assert.equal(clip('short', 10), 'short');
         assert.equal(clip('a_very_long_kernel_name', 10), 'a_very_lo\u2026');
         assert.equal([...clip('\u{1F600}'.repeat(12), 5)].length, 5);
+    });
+
+    it('counts one task as "1 task"', () => {
+        assert.equal(plural(1, 'task'), '1 task');
+        assert.equal(plural(0, 'task'), '0 tasks');
+        assert.equal(plural(18, 'task'), '18 tasks');
     });
 
     it('converts code-point columns to UTF-16 characters', () => {
