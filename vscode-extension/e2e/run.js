@@ -96,7 +96,7 @@ const DRAFT_SECOND_LENS = '18 tasks · writes h_1 · reads h_0, cos, sin, ln_att
 const DRAFT_HOVER_MUST = ['draft_layer (inline helper) — expands into draft_forward: 18 tasks (N1)',
     'h_0 — written by #19 residual (OutputExisting)', 'embedded — read by #2 rms_rows, #13 residual',
     '#9 scores (scope, draft_blocks.py:74)'];
-const DRAFT_GRAPH_LENS = '150 tasks · 221 edges · 0 hazards';
+const DRAFT_GRAPH_LENS = '150 tasks · 181 edges · 0 hazards';
 const DRAFT_FOLDED = 8; // the eight draft_layer calls (a call launching one task is that task)
 const SCORES_HEADER = { line: 74, column: 1 }; // draft_blocks.py: with pl.at(..., name_hint="scores") (a header starts its line)
 const DOCS_HEADING = fs.readFileSync(path.join(__dirname, '..', '..', 'docs', 'diagnostics.md'), 'utf8')
