@@ -15,7 +15,10 @@ A request answers for the newest text:
   (edits.moved: a hint keeps its label and moves with its text; one whose text was replaced is
   gone). Once the new analysis is done, `workspace/inlayHint/refresh` goes out if, and only if,
   the hints answered that way differ from the new ones. An edit of a function's header (a
-  direction declared, a parameter added) waits instead: it changes the calls elsewhere;
+  direction declared, a parameter added) waits instead: it changes the calls elsewhere. So does a
+  document whose analysis is stale because another document (or the registry) changed: what it
+  imports may mean something new, and its last analysis, unmoved, would show the old directions
+  as if they were fresh (a kernel's `pl.Out` made `pl.InOut` in kernels.py, main.py's hint);
 - anything else (diagnostics, a request for a whole document, clients that cannot refresh
   hints), when the analysis of the newest text is done.
 
@@ -100,6 +103,11 @@ class Analyses:
         self.worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pypto-lens-analysis")
         self.done: dict[str, Done] = {}
         self.generation = 0  # bumped by every change that may change an analysis (any document, the registry)
+        # which change made the newest generation, and the newest one made by another (None: not a
+        # document): a document's last analysis is older than a change of something else when
+        # foreign_generation(uri) is newer than it (then it may not be moved)
+        self.last_change: tuple[int, Optional[str]] = (0, None)
+        self.other_change_generation = 0
         self.wanted: OrderedDict[str, None] = OrderedDict()  # documents to analyse, the most wanted first
         self.running: Optional[str] = None
         self.active = False  # the loop that feeds the worker runs
@@ -119,6 +127,9 @@ class Analyses:
         """A document (or, with None, the registry or the workspace) changed: every analysis may be
         stale; the changed document's is wanted at once."""
         self.generation += 1
+        if uri is None or uri != self.last_change[1]:
+            self.other_change_generation = self.last_change[0]
+        self.last_change = (self.generation, uri)
         for helper in self.helpers:  # a change of any file may change what the helpers' callers lend
             self._lend_later(helper)
         if self.helpers:
@@ -205,11 +216,18 @@ class Analyses:
                     return text, self._moved(uri, text, lines)
             await self._next_done(wait)
 
+    def foreign_generation(self, uri: str) -> int:
+        """The newest generation that a change of something other than `uri` made."""
+        generation, changed = self.last_change
+        return generation if changed is None or changed != uri else self.other_change_generation
+
     def _can_move(self, uri: str) -> bool:
         done = self.done.get(uri)
         text = self.server.documents.get(uri)
         if done is None or done.analysis is None or text is None or not self.server.can_refresh_hints():
             return False
+        if self.foreign_generation(uri) > done.generation:
+            return False  # another document changed since: the new meaning waits for the analysis
         edits = text.edits_since(done.version)
         return edits is not None and not _touches_a_signature(edits, text)
 

@@ -173,6 +173,35 @@ async def test_an_edit_of_a_function_header_waits_for_the_new_analysis():
     assert server.refreshes == 0
 
 
+async def test_a_change_of_another_document_waits_for_the_new_analysis():
+    # kernels.py's pl.Out made pl.InOut changes the hints of main.py, which was not edited: its last
+    # analysis, unmoved, would show the old direction as if fresh. Here main's last analysis was slow
+    # (0.1 s), so before the fix it was answered at once with that analysis
+    server = FakeServer()
+    server.lens.gate.clear()
+    server.open()
+    asyncio.get_running_loop().call_later(0.1, server.lens.gate.set)
+    await server.analyses.ask(URI)
+    server.lens.gate.clear()
+    other = "file:///sched/kernels.py"
+    server.documents.open(other, TEXT, 1, "python")
+    server.analyses.changed(other)
+    asked = asyncio.ensure_future(server.analyses.ask(URI, 30.0, (0, 10)))
+    await asyncio.sleep(MOVED_AFTER_SECONDS * 5)
+    assert not asked.done()  # no stale answer came
+    server.lens.gate.set()
+    _, answer = await asyncio.wait_for(asked, 5.0)
+    assert server.analyses.fresh(URI) is not None and hints(answer) == [(2, 9), (4, 9)]
+    # once analysed again, the document's own typing is moved as before
+    await settle(server)  # (kernels.py's analysis too)
+    server.lens.gate.clear()
+    server.edit(2, (1, 0), (1, 0), "# a new line\n")
+    _, moved = await asyncio.wait_for(server.analyses.ask(URI, MOVED_AFTER_SECONDS, (0, 10)), 5.0)
+    assert hints(moved) == [(3, 9), (5, 9)] and server.analyses.fresh(URI) is None
+    server.lens.gate.set()
+    await settle(server)
+
+
 async def test_an_annotated_assignment_in_a_body_is_no_header_and_is_moved():
     # `t: pl.Tile[...] = ...` names pl.Tile as a parameter would, but starts a statement of its own
     server = await analysed_then_held()
