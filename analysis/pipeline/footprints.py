@@ -22,7 +22,7 @@ from typing import Optional
 from ..ir import nodes as ir
 from . import affine
 from .affine import Affine, Symbol
-from .model import Dispatch, Fn
+from .model import Dispatch, Fn, Origin
 from .runtime_buffers import (UNKNOWN_REGION, WHOLE, Region, compose, layout_key, reinterpreted, sliced,
                               subscript)
 from .types import infer_types, resolve_op, subscript_is_slice
@@ -35,16 +35,18 @@ class Footprint:
     locals: tuple = ()  # the callee's own symbols its regions use (its loop variables): one set per task
     atomic: bool = False  # every write is an atomic accumulation, and nothing else touches it
 
-    def bound(self, values: dict) -> "Footprint":
+    def bound(self, values: dict, blocks: Optional[int] = None) -> "Footprint":
         """The footprint of one task: the callee's scalar parameters' symbols replaced by the caller's
         values (`values`: symbol -> value, None when the caller's is unknown), its own loop symbols
-        by fresh ones (two tasks iterate their loops independently)."""
+        by fresh ones (two tasks iterate their loops independently). `blocks`: the task is an spmd
+        launch of that many blocks, so its block index is below it."""
         if not self.locals and not values:
             return self
         mapping = dict(values)
         fresh = []
         for s in self.locals:
-            renamed = Symbol(s.name, s.lo, s.hi)
+            hi = blocks - 1 if blocks is not None and s.name == BLOCK_INDEX else s.hi
+            renamed = Symbol(s.name, s.lo, hi)
             fresh.append(renamed)
             mapping[s] = affine.symbol(renamed)
         must = tuple(r for r in (rebound(r, mapping) for r in self.must) if r.kind != "unknown")
@@ -66,6 +68,7 @@ def rebound(region: Region, mapping: dict) -> Region:
     return Region("box", tuple(box), region.visible, region.layout)
 
 
+BLOCK_INDEX = "block#"  # the symbol of `pl.tile.get_block_idx()`: one value per block of an spmd launch
 UNKNOWN_FOOTPRINT = Footprint((), None)
 WHOLE_FOOTPRINT = Footprint((WHOLE,), (WHOLE,))
 _METADATA = {"tensor.dim", "tile.get_block_idx", "tile.get_block_num", "tile.get_subblock_idx",
@@ -88,6 +91,8 @@ class Footprints:
         self.memo: dict = {}
         self.symbols: dict = {}  # id(callee) -> one symbol per parameter
         self.bound_memo: dict = {}  # (id(callee), slot, its scalar arguments) -> the bound footprint
+        self.value_shapes: dict = {}  # Var -> its extents, as the walk of the function defining it found them
+        self.dispatches: dict = {}  # id(fn) -> what _dispatches_of found in its body
 
     def of(self, callee: Optional[Fn], index: int, depth: int = 0) -> Footprint:
         if callee is None:
@@ -98,15 +103,15 @@ class Footprints:
             known = self.memo[id(callee)] = self._compute(callee, depth) if depth < _MAX_DEPTH else {}
         return known.get(index, UNKNOWN_FOOTPRINT)
 
-    def task(self, callee: Fn, index: int, values: dict) -> Footprint:
+    def task(self, callee: Fn, index: int, values: dict, blocks: Optional[int] = None) -> Footprint:
         """The footprint of one task's slot, bound to its scalar arguments. Tasks with the same
         arguments share it, their loop symbols too: the same regions, walked over the same values,
         overlap wherever one does (sound for a certain overlap, and never disjoint); tasks with other
         arguments get symbols of their own."""
-        key = (id(callee), index, tuple(values.values()))
+        key = (id(callee), index, tuple(values.values()), blocks)
         found = self.bound_memo.get(key)
         if found is None:
-            found = self.bound_memo[key] = self.of(callee, index).bound(values)
+            found = self.bound_memo[key] = self.of(callee, index).bound(values, blocks)
         return found
 
     def params(self, callee: Fn) -> list:
@@ -114,6 +119,37 @@ class Footprints:
         found = self.symbols.get(id(callee))
         if found is None:
             found = self.symbols[id(callee)] = [Symbol(p.name) for p in callee.params]
+        return found
+
+    def _captured_shapes(self, fn: Fn, depth: int) -> list:
+        """The extents of what an outlined scope captures, where its parameter's type has none: a
+        value that an earlier scope of the same function made (`acc = pl.matmul(...)` in one
+        `pl.at`, assembled by the next), as that scope's own walk measured it."""
+        parent = self.state.fns.get(fn.parent) if fn.parent else None
+        if parent is None:
+            return []
+        dispatches, producers = self._dispatches_of(parent)
+        args = dispatches.get(fn.key)
+        if args is None:
+            return []
+        out = []
+        for arg in args:
+            var = arg.var if isinstance(arg, ir.Ref) else None
+            producer = producers.get(var)
+            if producer is not None and producer is not fn and var not in self.value_shapes:
+                self.of(producer, 0, depth + 1)  # (its walk records the shapes of what it defines)
+            out.append(self.value_shapes.get(var))
+        return out
+
+    def _dispatches_of(self, parent: Fn) -> tuple[dict, dict]:
+        """Of a function's body: each outlined callee's arguments (by its key, when it is dispatched
+        once), and the callee that defines each result variable of a dispatch."""
+        found = self.dispatches.get(id(parent))
+        if found is None:
+            args: dict = {}
+            producers: dict = {}
+            _collect_dispatches(self.state, parent.body, args, producers)
+            found = self.dispatches[id(parent)] = ({k: v for k, v in args.items() if v is not None}, producers)
         return found
 
     def bind(self, callee: Fn, args: list, env: dict) -> dict:
@@ -133,15 +169,46 @@ class Footprints:
         env = {v: affine.symbol(symbols[k]) for k, v in enumerate(params) if k < len(symbols)}
         shapes = [types.get(v, v.annotation or ir.UNKNOWN).shape for v in params]
         walk = _Walk(self, types, {v: (k, WHOLE) for k, v in enumerate(params)}, depth, env, shapes)
+        scope = fn.scope
+        if scope is not None and scope.kind is ir.ScopeKind.INCORE and scope.loop_var is not None:
+            # the body of `for ob in pl.spmd(n)`: `ob` is the block index of the launch
+            block = Symbol(BLOCK_INDEX, 0, None)
+            walk.locals.append(block)
+            env[scope.loop_var] = affine.symbol(block)
         for v, shape in zip(params, shapes):
             if shape:
                 walk.shapes[v] = tuple(d if isinstance(d, int) else None for d in shape)
+        if fn.origin is Origin.OUTLINED and body is fn.body:
+            for v, shape in zip(params, self._captured_shapes(fn, depth)):
+                if shape is not None and v not in walk.shapes:
+                    walk.shapes[v] = shape
         walk.block(body, certain=True)
         local = tuple(walk.locals)
+        for var, shape in walk.shapes.items():  # what a scope's results measure, for the scopes they feed
+            if isinstance(var, ir.Var) and shape and all(d is not None for d in shape):
+                self.value_shapes.setdefault(var, shape)
         return {k: Footprint(tuple(dict.fromkeys(walk.must.get(k, ()))),
                              None if k in walk.anywhere else tuple(dict.fromkeys(walk.may.get(k, ()))),
                              local, k in walk.atomic and k not in walk.plain)
                 for k in range(len(params))}
+
+
+def _collect_dispatches(state, body: list, args: dict, producers: dict) -> None:
+    for stmt in body:
+        if isinstance(stmt, Dispatch):
+            callee = state.callee(stmt.call)
+            if callee is None:
+                continue
+            # a callee dispatched twice (a scope copied by an unroll) has no one argument list
+            args[callee.key] = None if callee.key in args else stmt.call.args
+            for var, alias in stmt.outputs:
+                if alias is None:
+                    producers[var] = callee
+        elif isinstance(stmt, ir.If):
+            _collect_dispatches(state, stmt.then, args, producers)
+            _collect_dispatches(state, stmt.orelse, args, producers)
+        elif isinstance(stmt, (ir.Loop, ir.Scope)):
+            _collect_dispatches(state, stmt.body, args, producers)
 
 
 class _Walk:
@@ -368,7 +435,7 @@ class _Walk:
                 for n, (a, i) in enumerate(view.arguments())}
         var = stmt.var
         if name in ("tile.get_block_idx", "tensor.get_block_idx") and var is not None:
-            block = Symbol("block#", 0, None)  # each block of an spmd launch is one value of it
+            block = Symbol(BLOCK_INDEX, 0, None)  # each block of an spmd launch is one value of it
             self.locals.append(block)
             self.env[var] = affine.symbol(block)
             return

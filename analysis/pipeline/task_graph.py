@@ -134,7 +134,7 @@ class Access:
     reads: bool
     writes: bool
     fixed: Optional[Footprint] = None  # what the callee touches of what the argument names, when known
-    source: Optional[tuple] = None  # else (Footprints, callee, slot, scalar values): computed when asked
+    source: Optional[tuple] = None  # else (Footprints, callee, slot, scalar values, spmd blocks): computed when asked
     touched: Optional[tuple] = None  # (may, must): the footprint's regions as regions of the base
 
     @property
@@ -143,8 +143,8 @@ class Access:
             return self.fixed
         if self.source is None:
             return UNKNOWN_FOOTPRINT
-        footprints, callee, slot, values = self.source
-        self.fixed = footprints.task(callee, slot, values)
+        footprints, callee, slot, values, blocks = self.source
+        self.fixed = footprints.task(callee, slot, values, blocks)
         return self.fixed
 
     def regions(self) -> tuple:
@@ -627,6 +627,17 @@ class _Builder:
         if scope.tid is not None:
             self.values[scope.tid] = TidValue(frozenset({inst.id}), exact=True)
 
+    def spmd_blocks(self, dispatch: Optional[Dispatch]) -> Optional[int]:
+        """How many blocks a dispatched spmd scope launches, when that is a constant: each block's
+        `get_block_idx()` is below it (`for ob in pl.spmd(2)`, `with pl.spmd(4)`)."""
+        scope = dispatch.scope if dispatch is not None else None
+        if scope is None or scope.kind is not ir.ScopeKind.SPMD:
+            return None
+        count = scope.attrs.get("core_num")
+        if count is None and scope.loop_var is not None and scope.uses:  # the loop form: its first argument
+            count = affine.constant(affine.evaluate(scope.uses[0], self.scalars))
+        return count if isinstance(count, int) and not isinstance(count, bool) and count > 0 else None
+
     def submit_task(self, inst: Instance, task: Task, call: ir.UserCall, callee: Optional[Fn], directions: list,
                     ctx: _Ctx, first: bool, dispatch: Optional[Dispatch] = None):
         """Record the task's arguments, do its lookups (all before any insert, G2), then its inserts,
@@ -650,12 +661,13 @@ class _Builder:
                 for base, reg in value.candidates:
                     access = Access(len(args) - 1, base, reg, len(value.candidates) > 1, tag, reads, writes,
                                     footprint, None if footprint is not None or callee is None else
-                                    (self.footprints, callee, index, values))
+                                    (self.footprints, callee, index, values, blocks))
                     inst.accesses.append(access)
                     accesses.append((access, value))
 
         dirs = callee.dirs if callee is not None else []
         values = self.footprints.bind(callee, call.args, self.scalars) if callee is not None else {}
+        blocks = self.spmd_blocks(dispatch)
         for i, arg in enumerate(call.args):
             value = self.expr_value(arg)
             direction = directions[i] if i < len(directions) else None
