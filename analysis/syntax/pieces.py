@@ -78,13 +78,15 @@ def _split(lines: list[str]) -> Optional[tuple[int, list[int]]]:
     if body >= len(lines):
         return None
     indent = _indent(lines[body])
-    if indent <= _indent(lines[i]):
+    if _tabbed(lines[i]) or indent <= _indent(lines[i]):
         return None
     starts: list[int] = []
     after_decorator = False
     for k in range(body, len(lines)):
         if not (begins[k] and _is_code(lines[k])):
             continue
+        if _tabbed(lines[k]):
+            return None  # a tab's width is a column, not a character: only the whole parse knows the indentation
         width = _indent(lines[k])
         if width < indent:
             return None  # a dedent inside the unit: the whole parse decides what it means
@@ -95,6 +97,11 @@ def _split(lines: list[str]) -> Optional[tuple[int, list[int]]]:
                 starts.append(k)
             after_decorator = lines[k].lstrip().startswith("@")
     return body, starts
+
+
+def _tabbed(line: str) -> bool:
+    blanks = line[:_indent(line)]
+    return "\t" in blanks or "\f" in blanks
 
 
 def _last_code_line(lines: list[str], start: int, stop: int) -> int:
