@@ -26,6 +26,7 @@ from .model import Dispatch, Fn, Origin
 from .runtime_buffers import (UNKNOWN_REGION, WHOLE, Region, compose, layout_key, reinterpreted, sliced,
                               subscript)
 from .types import infer_types, resolve_op, subscript_is_slice
+from .walk import calls
 
 
 @dataclass(frozen=True)
@@ -148,7 +149,13 @@ class Footprints:
         if found is None:
             args: dict = {}
             producers: dict = {}
-            _collect_dispatches(self.state, parent.body, args, producers)
+            for stmt, call in calls(parent.body):
+                callee = self.state.callee(call)
+                if not isinstance(stmt, Dispatch) or callee is None:
+                    continue
+                # a callee dispatched twice (a scope copied by an unroll) has no one argument list
+                args[callee.key] = None if callee.key in args else call.args
+                producers.update((var, callee) for var, alias in stmt.outputs if alias is None)
             found = self.dispatches[id(parent)] = ({k: v for k, v in args.items() if v is not None}, producers)
         return found
 
@@ -191,24 +198,6 @@ class Footprints:
                              None if k in walk.anywhere else tuple(dict.fromkeys(walk.may.get(k, ()))),
                              local, k in walk.atomic and k not in walk.plain)
                 for k in range(len(params))}
-
-
-def _collect_dispatches(state, body: list, args: dict, producers: dict) -> None:
-    for stmt in body:
-        if isinstance(stmt, Dispatch):
-            callee = state.callee(stmt.call)
-            if callee is None:
-                continue
-            # a callee dispatched twice (a scope copied by an unroll) has no one argument list
-            args[callee.key] = None if callee.key in args else stmt.call.args
-            for var, alias in stmt.outputs:
-                if alias is None:
-                    producers[var] = callee
-        elif isinstance(stmt, ir.If):
-            _collect_dispatches(state, stmt.then, args, producers)
-            _collect_dispatches(state, stmt.orelse, args, producers)
-        elif isinstance(stmt, (ir.Loop, ir.Scope)):
-            _collect_dispatches(state, stmt.body, args, producers)
 
 
 class _Walk:
