@@ -25,8 +25,13 @@ A request answers for the newest text:
 A document whose last analysis took longer than `PAUSED_AFTER_SECONDS` is analysed once its typing
 pauses for `PAUSE_SECONDS`, not at every keystroke: its viewports and hovers are answered moved
 meanwhile, so the analysis does not hold the interpreter while they are answered (genpl 50000:
-keystroke p95 22-26 -> 6 ms, hover 11-15 -> 2 ms). A viewport that cannot be moved (a header edit)
-starts it at once; diagnostics and whole documents, which VS Code and Neovim ask after every
+keystroke p95 22-26 -> 6 ms, hover 11-15 -> 2 ms). The first change after such a pause waits only
+`FIRST_PAUSE_SECONDS` for a second one when the last analysis took under `AT_ONCE_UNDER_SECONDS` (a
+model of a few thousand lines): the whole pause would only add itself to what a single edit costs
+(issue 20: 70 ms of every edit -> fresh whole document of such a model), while a burst of keystrokes
+still waits for its pause (an analysis started at a burst's first keystroke takes the interpreter
+from the burst's answers: keystroke p95 2 -> 18 ms on prefill_cp_csa.py). A viewport that cannot
+be moved (a header edit) starts it at once; diagnostics and whole documents, which VS Code and Neovim ask after every
 change, wait for the pause too (else they would start it at every keystroke).
 
 An inline helper's scope headers borrow what its callers in other files lent the workspace's
@@ -68,6 +73,8 @@ log = logging.getLogger("pypto-lens")
 MOVED_AFTER_SECONDS = 0.010  # how long a viewport's hints or a hover wait for the new analysis
 PAUSED_AFTER_SECONDS = 0.05  # a document whose last analysis took longer than this is analysed ...
 PAUSE_SECONDS = 0.1  # ... once its typing pauses this long (its answers meanwhile are moved)
+FIRST_PAUSE_SECONDS = 0.03  # ... but the first change after a pause waits only this long for another ...
+AT_ONCE_UNDER_SECONDS = 1.5  # ... when its last analysis took less (pypto-lib's biggest models open in 1-1.2 s)
 LENDING_DELAY_SECONDS = 1.0  # the background lending to an open helper starts this long after the last change (a pause in typing: lending takes the worker, and a keystroke meanwhile waits)
 
 
@@ -121,6 +128,7 @@ class Analyses:
         self.wanted_event: Optional[asyncio.Event] = None  # set when a document is wanted (ends a lending wait)
         self.borrowed_after_open_callers: dict[str, tuple] = {}  # helper -> (generation, version) it last did
         self.due: dict[str, float] = {}  # big documents being typed in -> when their analysis may start
+        self.last_typed: dict[str, float] = {}  # document -> when it last changed (a pause in typing ends a burst)
 
     # -- what changed -------------------------------------------------------------------------
     def changed(self, uri: Optional[str] = None) -> None:
@@ -135,9 +143,13 @@ class Analyses:
         if self.helpers:
             self._start()
         if uri is not None and self.server.is_python(uri):
+            now = time.monotonic()
+            after_a_pause = now - self.last_typed.get(uri, now - PAUSE_SECONDS) >= PAUSE_SECONDS
+            self.last_typed[uri] = now
             done = self.done.get(uri)
-            if done is not None and done.seconds > PAUSED_AFTER_SECONDS:
-                self.due[uri] = time.monotonic() + PAUSE_SECONDS  # a newer change puts it off again
+            if done is not None and done.seconds > PAUSED_AFTER_SECONDS:  # a newer change puts it off again
+                first = after_a_pause and done.seconds < AT_ONCE_UNDER_SECONDS
+                self.due[uri] = now + (FIRST_PAUSE_SECONDS if first else PAUSE_SECONDS)
             self.want(uri)
 
     def _lend_later(self, helper: str) -> None:
@@ -173,6 +185,7 @@ class Analyses:
         self.lending.pop(uri, None)
         self.borrowed_after_open_callers.pop(uri, None)
         self.due.pop(uri, None)
+        self.last_typed.pop(uri, None)
         self.done.pop(uri, None)
         self.answered.pop(uri, None)
         self.moved_version.pop(uri, None)

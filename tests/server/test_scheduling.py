@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
 
 import pytest
 
 from pypto_lens.ir.nodes import ArgDir
-from pypto_lens.server.analyses import MOVED_AFTER_SECONDS, PAUSE_SECONDS, PAUSED_AFTER_SECONDS, Analyses
+from pypto_lens.server import analyses
+from pypto_lens.server.analyses import (FIRST_PAUSE_SECONDS, MOVED_AFTER_SECONDS, PAUSE_SECONDS, PAUSED_AFTER_SECONDS,
+                                        Analyses)
 from pypto_lens.server.documents import Documents
 from pypto_lens.server.text import Change
 from pypto_lens.workspace.results import ArgHint, CallSite, DocumentAnalysis, Explanation, Range
@@ -251,6 +254,13 @@ async def test_edits_made_while_an_analysis_runs_are_analysed_once_at_their_newe
     assert fresh.version == 6
 
 
+@pytest.fixture
+def always_paused(monkeypatch):
+    """Every change of a slow document waits for a pause, the first after a pause too (as when its
+    last analysis took longer than AT_ONCE_UNDER_SECONDS)."""
+    monkeypatch.setattr(analyses, "AT_ONCE_UNDER_SECONDS", 0.0)
+
+
 async def slow_document() -> FakeServer:
     """A server whose document's last analysis took longer than PAUSED_AFTER_SECONDS."""
     server = FakeServer()
@@ -262,7 +272,7 @@ async def slow_document() -> FakeServer:
     return server
 
 
-async def test_a_slow_documents_analysis_waits_for_a_pause_in_typing():
+async def test_a_slow_documents_analysis_waits_for_a_pause_in_typing(always_paused):
     server = await slow_document()
     for version in range(2, 6):  # a burst of keystrokes, each answered from the last analysis moved
         server.edit(version, (3, 4), (3, 5), str(version))
@@ -274,7 +284,35 @@ async def test_a_slow_documents_analysis_waits_for_a_pause_in_typing():
     assert server.lens.analysed == [1, 5]  # one, of the newest text, once the typing paused
 
 
-async def test_a_header_edit_does_not_wait_for_the_pause_and_a_whole_document_does():
+async def test_the_first_change_after_a_pause_waits_a_short_pause_and_a_burst_the_whole_one():
+    server = await slow_document()
+    await asyncio.sleep(PAUSE_SECONDS)  # no change since the open for a pause
+    server.lens.gate.clear()
+    server.edit(2, (3, 4), (3, 5), "2")
+    started = asyncio.get_running_loop().time()
+    assert server.analyses.due[URI] - time.monotonic() <= FIRST_PAUSE_SECONDS  # a whole pause would only delay it
+    await asyncio.sleep(FIRST_PAUSE_SECONDS * 2)  # (the worker holds version 2; less than a pause)
+    assert server.lens.analysed == [1] and URI not in server.analyses.due
+    server.edit(3, (3, 4), (3, 5), "3")  # typed within the pause: a burst
+    assert server.analyses.due[URI] - time.monotonic() > FIRST_PAUSE_SECONDS
+    asyncio.get_running_loop().call_later(PAUSED_AFTER_SECONDS * 2, server.lens.gate.set)
+    _, fresh = await asyncio.wait_for(server.analyses.ask(URI), 5.0)
+    assert fresh.version == 3 and server.lens.analysed == [1, 2, 3]
+    assert asyncio.get_running_loop().time() - started >= FIRST_PAUSE_SECONDS * 2 + PAUSE_SECONDS
+
+
+async def test_a_document_slower_than_the_at_once_bound_waits_for_a_pause_after_a_pause_too(monkeypatch):
+    server = await slow_document()
+    monkeypatch.setattr(analyses, "AT_ONCE_UNDER_SECONDS", server.analyses.done[URI].seconds)
+    await asyncio.sleep(PAUSE_SECONDS)
+    server.edit(2, (3, 4), (3, 5), "2")
+    assert server.analyses.due[URI] - time.monotonic() > FIRST_PAUSE_SECONDS and server.lens.analysed == [1]
+    await asyncio.sleep(PAUSE_SECONDS * 3)
+    await settle(server)
+    assert server.lens.analysed == [1, 2]
+
+
+async def test_a_header_edit_does_not_wait_for_the_pause_and_a_whole_document_does(always_paused):
     server = await slow_document()
     server.edit(2, (3, 0), (3, 5), "w = call(c)")
     whole = asyncio.ensure_future(server.analyses.ask(URI))  # (diagnostics, Neovim's hints: after every change)
