@@ -20,6 +20,7 @@ from .walk import iter_uses
 InlineLookup = Callable[[ir.UserCall], Optional[tuple[list, list, bool]]]
 
 _MAX_DEPTH = 8
+_NOT_RENAMED = object()
 
 
 def const_trip_count(loop: ir.Loop) -> Optional[int]:
@@ -243,11 +244,10 @@ def _expand(stmt: ir.Assign, helper: tuple[list, list, bool], inline_of: InlineL
         elif ret.values:
             result = ir.TupleExpr(ret.values, ret.span)
     reaching = {}  # caller variable -> the helper's last version of the parameter bound to it
+    lasts = _last_versions(copied, {v: name for name, versions in cloner.versions.items() for v in versions})
     for param, arg in zip(params, call.args):
-        if isinstance(arg, ir.Ref) and param.name in reach:
-            last = _last_version(copied, cloner.versions.get(param.name, set()))
-            if last is not None:
-                reaching[arg.var] = last
+        if isinstance(arg, ir.Ref) and param.name in reach and param.name in lasts:
+            reaching[arg.var] = lasts[param.name]
     every_version = set().union(*cloner.versions.values()) if cloner.versions else set()
     pending.phis.update(phi.var for st in ir.walk_stmts(copied) if isinstance(st, ir.If)
                         for phi in st.phis if phi.var in every_version)
@@ -343,20 +343,26 @@ def _rebound_at_top(body: list, name: str) -> bool:
                and not (isinstance(st.value, ir.OpCall) and st.value.dsl == "@setitem") for st in body)
 
 
-def _last_version(body: list, versions: set) -> Optional[ir.Var]:
-    """Which of `versions` is visible after `body` (a with-body is no block of its own)."""
-    last = None
+def _last_versions(body: list, names: dict) -> dict:
+    """For each parameter, which of its versions (`names`: version -> parameter name) is visible
+    after `body` (a with-body is no block of its own). One walk for all the parameters: a walk each
+    cost a helper with many parameters its body's length times theirs."""
+    last: dict = {}
     for st in body:
-        found = None
-        if isinstance(st, ir.Assign) and st.var in versions:
-            found = st.var
-        elif isinstance(st, ir.If):
-            found = next((p.var for p in st.phis if p.var in versions), None)
-        elif isinstance(st, ir.Loop):
-            found = next((c.result for c in st.carries if c.result in versions), None)
-        elif isinstance(st, ir.Scope):
-            found = _last_version(st.body, versions)
-        last = found or last
+        kind = type(st)
+        if kind is ir.Assign:
+            name = names.get(st.var)
+            if name is not None:
+                last[name] = st.var
+        elif kind is ir.If or kind is ir.Loop:
+            found: dict = {}  # (the first of an if's phis, or of a loop's results, for each parameter)
+            for v in ([p.var for p in st.phis] if kind is ir.If else [c.result for c in st.carries]):
+                name = names.get(v)
+                if name is not None and name not in found:
+                    found[name] = v
+            last.update(found)
+        elif kind is ir.Scope:
+            last.update(_last_versions(st.body, names))
     return last
 
 
@@ -496,27 +502,37 @@ class _Cloner:
         return st
 
     def expr(self, e):
-        if isinstance(e, ir.Ref):
-            if e.var in self.values:
-                return self.values[e.var]
-            return ir.Ref(self.var(e.var), e.span)
-        if isinstance(e, ir.TupleGet):
+        # by exact type, constructors called directly: an expansion copies every expression of the
+        # helper's body (27,569 calls for one edit of dspark_drafter.py); the IR's classes are final
+        kind = type(e)
+        if kind is ir.Ref:
+            var = e.var
+            if var in self.values:
+                return self.values[var]
+            return ir.Ref(self.map.get(var, var), e.span)
+        if kind is ir.Const or kind is ir.Sym or e is None:
+            return e
+        if kind is ir.OpCall:
+            return ir.OpCall(e.dsl, self._each(e.args), {k: self.expr(v) for k, v in e.kwargs.items()} if e.kwargs
+                             else {}, e.span, e.name_span, e.owner, e.inlined)
+        if kind is ir.Arith:
+            return ir.Arith(e.op, self._each(e.operands), e.span)
+        if kind is ir.TupleGet:
             return ir.TupleGet(self.var(e.var), e.index, e.span)
-        if isinstance(e, ir.OpCall):
-            return replace(e, args=[self.expr(a) for a in e.args],
-                           kwargs={k: self.expr(v) for k, v in e.kwargs.items()})
-        if isinstance(e, ir.UserCall):
-            return replace(e, args=[self.expr(a) for a in e.args], deps=[self.expr(d) for d in e.deps],
+        if kind is ir.UserCall:
+            return replace(e, args=self._each(e.args), deps=self._each(e.deps),
                            keywords={k: (self.expr(v), span, marker) for k, (v, span, marker) in e.keywords.items()})
-        if isinstance(e, ir.TupleExpr):
-            return ir.TupleExpr([self.expr(x) for x in e.elts], e.span)
-        if isinstance(e, ir.Subscript):
-            return ir.Subscript(self.expr(e.value), [self.expr(i) for i in e.index], e.has_slice, e.span)
-        if isinstance(e, ir.Arith):
-            return ir.Arith(e.op, [self.expr(o) for o in e.operands], e.span)
-        if isinstance(e, ir.Other):
-            return ir.Other([self.expr(p) for p in e.parts], e.span, e.what)
+        if kind is ir.TupleExpr:
+            return ir.TupleExpr(self._each(e.elts), e.span)
+        if kind is ir.Subscript:
+            return ir.Subscript(self.expr(e.value), self._each(e.index), e.has_slice, e.span)
+        if kind is ir.Other:
+            return ir.Other(self._each(e.parts), e.span, e.what)
         return e
+
+    def _each(self, items: list) -> list:
+        expr = self.expr
+        return [expr(x) for x in items]
 
 
 class _Renamer(_Cloner):
@@ -527,11 +543,14 @@ class _Renamer(_Cloner):
         return v
 
     def var(self, v: Optional[ir.Var]) -> Optional[ir.Var]:
-        seen = set()
-        while v in self.map and v not in seen:  # a lifted result may name another lifted result
-            seen.add(v)
-            v = self.map[v]
-        return v
+        w = self.map.get(v, _NOT_RENAMED)
+        if w is _NOT_RENAMED:  # (most uses: nothing to follow)
+            return v
+        seen = {v}
+        while w in self.map and w not in seen:  # a lifted result may name another lifted result
+            seen.add(w)
+            w = self.map[w]
+        return w
 
     def block(self, body: list) -> list:
         out = [self.stmt(st) for st in body]
