@@ -43,7 +43,29 @@ def long_units() -> list[str]:
     return [u.code for text in texts for u in chunker.split(text) if u.end - u.start >= pieces.MIN_LINES]
 
 
-UNITS = long_units()
+def nested_blocks() -> str:
+    """A function whose statements are mostly inside long blocks: a with holding a for holding a
+    with, a while, and a for with an else (which is parsed whole)."""
+    inner = "".join(f"                t{k} = pl.add(t{k - 1}, x)\n" for k in range(1, 25))
+    loop = "".join(f"            a{k} = self.k(a, b)  # {k}\n" for k in range(22))
+    return ("def f(self, x: pl.Tensor[[8], pl.FP32]):\n"
+            "    y = x\n"
+            "    with pl.manual_scope():\n"
+            "        # the layers\n"
+            "        for i in pl.range(4):\n"
+            "            with pl.at(\n"
+            "                level=pl.Level.CORE_GROUP,\n"
+            "            ) as tid:\n"
+            "                t0 = x\n" + inner +
+            "            z = i\n"
+            "        while y:\n" + loop.replace("            ", "            ", 1) +
+            "        for j in pl.range(2):\n" + loop +
+            "        else:\n"
+            "            w = 1\n"
+            "    return y\n")
+
+
+UNITS = long_units() + [nested_blocks()]
 
 
 def test_there_are_long_functions_to_compare():
@@ -78,6 +100,23 @@ def test_an_edited_function_parses_the_same_whole_or_by_statements(which, edits)
     recovered = parse_recovering(text, lambda t: pieces.parse_by_statements(t, cache))
     plain = parse_recovering(text)
     assert recovered[1] == plain[1] and dump(recovered[0]) == dump(plain[0])
+
+
+def test_a_keystroke_in_a_long_block_parses_the_statement_around_it_again():
+    text = nested_blocks()
+    cache: dict = {}
+    assert dump(pieces.parse_by_statements(text, cache)[0]) == dump(parse_unit(text)[0])
+    before = dict(cache)
+    edited = text.replace("t7 = pl.add(t6, x)", "t7 = pl.add(t6, x, x)")
+    whole = parse_unit(edited)
+    assert dump(pieces.parse_by_statements(edited, cache)[0]) == dump(whole[0]) and whole[1] is None
+    new = set(cache) - set(before)
+    assert [piece.strip() for piece, _ in new] == ["t7 = pl.add(t6, x, x)"]
+    # the for with an else is parsed whole: an edit in it parses all of it again
+    head, line, tail = text.rpartition("a3 = self.k(a, b)")  # (the for's copy of the while's statement)
+    edited = head + "a3 = self.k(b, a)" + tail
+    pieces.parse_by_statements(edited, cache)
+    assert any(piece.lstrip().startswith("for j") and "else:" in piece for piece, _ in set(cache) - set(before))
 
 
 def test_a_keystroke_parses_one_statement_again():

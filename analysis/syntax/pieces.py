@@ -1,5 +1,8 @@
 """Parse a long function statement by statement: each top-level statement of its body on its own,
 cached by its text and first line, so a keystroke in an 870-line function reparses one statement.
+A long `with`, `for` or `while` (no `else`) is its header and, the same way, its body's statements:
+a keystroke in qwen3_14b's decode_fwd.py, inside a 570-line `with pl.manual_scope():`, reparses
+the statement around it, not the whole block (issue 20).
 
 The result is exactly `parser.parse_unit` of the whole text (same nodes, same spans, same first
 problem): every statement is parsed at its own line (newlines before it), at its own indentation,
@@ -30,7 +33,7 @@ def parse_by_statements(text: str, cache) -> Parsed:
     split = _split(lines)
     if split is None:
         return parse_unit(text)
-    body_start, starts = split
+    body_start, starts, begins = split
     header = _cached(cache, "\n".join(lines[:body_start]) + "\n" + " " * _indent(lines[body_start]) + "pass", 0)
     stmts, problem = header
     if problem is not None or len(stmts) != 1 or not isinstance(stmts[0], n.FunctionDef):
@@ -39,7 +42,7 @@ def parse_by_statements(text: str, cache) -> Parsed:
     body: list = []
     bounds = starts + [len(lines)]
     for k, start in enumerate(starts):
-        piece, problem = _cached(cache, "\n".join(lines[start:bounds[k + 1]]), start)
+        piece, problem = _statement(lines, begins, start, bounds[k + 1], cache)
         if problem is None:
             body.extend(piece)
             continue
@@ -51,6 +54,48 @@ def parse_by_statements(text: str, cache) -> Parsed:
         body.extend(rest)
         break
     return [n.FunctionDef(fdef.name, fdef.name_span, fdef.params, fdef.returns, body, fdef.decorators, fdef.span)], None
+
+
+_BLOCK = re.compile(r"[ \t]*(?:with|for|while)\b")
+_BLOCKS = (n.With, n.For, n.While)
+
+
+def _statement(lines: list[str], begins: list[bool], start: int, stop: int, cache) -> Parsed:
+    """The statement of lines [start, stop): a long block is its header's parse with its body's
+    statements (each the same way); any problem in them, and the statement is parsed whole (which
+    meets the same tokens, so the same problem)."""
+    whole = "\n".join(lines[start:stop])
+    inner = _block_body(lines, begins, start, stop) if stop - start >= MIN_LINES and _BLOCK.match(lines[start]) \
+        else None
+    if inner is None:
+        return _cached(cache, whole, start)
+    body_start, starts = inner
+    indent = _indent(lines[body_start])
+    head, problem = _cached(cache, "\n".join(lines[start:body_start]) + "\n" + lines[body_start][:indent] + "pass",
+                            start)
+    if problem is not None or len(head) != 1 or type(head[0]) not in _BLOCKS or getattr(head[0], "orelse", None):
+        return _cached(cache, whole, start)
+    body: list = []
+    bounds = starts + [stop]
+    for k, first in enumerate(starts):
+        piece, problem = _statement(lines, begins, first, bounds[k + 1], cache)
+        if problem is not None:
+            return _cached(cache, whole, start)
+        body.extend(piece)
+    block = head[0]  # (a block's span is its header's: only its body changes)
+    return [type(block)(*[body if f == "body" else getattr(block, f) for f in block._fields], block.span)], None
+
+
+def _block_body(lines: list[str], begins: list[bool], start: int, stop: int) -> Optional[tuple[int, list[int]]]:
+    """(the first line of the block's body, the first line of each of its statements), or None when
+    the block has another clause (`else:`) or a line the whole parse must place."""
+    body = start + 1
+    while body < stop and not (begins[body] and _is_code(lines[body])):
+        body += 1
+    if body >= stop or _indent(lines[body]) <= _indent(lines[start]):
+        return None
+    starts = _body_starts(lines, begins, body, stop)
+    return (body, starts) if starts else None
 
 
 def _cached(cache, piece: str, line: int) -> Parsed:
@@ -77,26 +122,33 @@ def _split(lines: list[str]) -> Optional[tuple[int, list[int]]]:
         body += 1
     if body >= len(lines):
         return None
-    indent = _indent(lines[body])
-    if _tabbed(lines[i]) or indent <= _indent(lines[i]):
+    if _tabbed(lines[i]) or _indent(lines[body]) <= _indent(lines[i]):
         return None
+    starts = _body_starts(lines, begins, body, len(lines))
+    return (body, starts, begins) if starts is not None else None
+
+
+def _body_starts(lines: list[str], begins: list[bool], body: int, stop: int) -> Optional[list[int]]:
+    """The first line of each statement of the body that starts at line `body` and ends before
+    `stop`, or None when a line of it is one only the whole parse can place."""
+    indent = _indent(lines[body])
     starts: list[int] = []
     after_decorator = False
-    for k in range(body, len(lines)):
+    for k in range(body, stop):
         if not (begins[k] and _is_code(lines[k])):
             continue
         if _tabbed(lines[k]):
             return None  # a tab's width is a column, not a character: only the whole parse knows the indentation
         width = _indent(lines[k])
         if width < indent:
-            return None  # a dedent inside the unit: the whole parse decides what it means
+            return None  # a dedent inside the body: the whole parse decides what it means
         if width == indent:
             if lines[k][:indent] != lines[body][:indent]:
                 return None  # the same width in other blanks (a tab): only the whole parse knows its indentation
             if not starts or not (after_decorator or _continues(lines[k])):  # (as chunker._group_end)
                 starts.append(k)
             after_decorator = lines[k].lstrip().startswith("@")
-    return body, starts
+    return starts
 
 
 def _tabbed(line: str) -> bool:
