@@ -38,7 +38,8 @@ An inline helper's scope headers borrow what its callers in other files lent the
 store (helper_callers.py); its own analysis never waits for them. What is missing or stale is lent
 in the background, at low priority: `LENDING_DELAY_SECONDS` after the last change of any document,
 one caller at a time, only while no document waits for its own analysis, and started again by a
-newer change. When it is done and the helper's borrowed headers changed, its hints and code lenses
+newer change. A caller's analysis gives way to a document wanted meanwhile (preempt.py): a
+keystroke after a pause does not wait for it, and the caller is lent again later. When it is done and the helper's borrowed headers changed, its hints and code lenses
 are refreshed. A viewport's hints and a hover answer with what the store has; a request that cannot
 be answered again (a whole document's hints, code lenses, diagnostics) first waits for the helper's
 open callers: their analyses of their newest texts, then the helper's borrowing of what they lent. So
@@ -61,6 +62,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Optional
 
+from pypto_lens.preempt import Preempted, preemptible
 from pypto_lens.workspace.edits import move, moved
 from pypto_lens.workspace.helper_callers import borrowed
 from pypto_lens.workspace.results import DocumentAnalysis
@@ -390,7 +392,9 @@ class Analyses:
         if job.callers is None:
             job.callers = await loop.run_in_executor(self.worker, self._callers, uri)
         elif job.callers:
-            await loop.run_in_executor(self.worker, self._lend, job.callers.pop(0))
+            caller = job.callers.pop(0)
+            if not await loop.run_in_executor(self.worker, self._lend, caller):
+                job.callers.insert(0, caller)  # it gave way to a document wanted meanwhile: again later
         else:
             generation, text = self.generation, self.server.documents.get(uri)
             analysis = await loop.run_in_executor(self.worker, self._analysis, uri)
@@ -405,11 +409,17 @@ class Analyses:
             log.error("the callers of %s:\n%s", uri, traceback.format_exc())
             return []
 
-    def _lend(self, caller: str) -> None:
+    def _lend(self, caller: str) -> bool:
+        """Lend what `caller` lends; False when its analysis gave way to a document wanted meanwhile
+        (a keystroke after the pause does not wait for a whole caller's analysis: preempt.py)."""
         try:
-            self.server.lens.lend(caller)
+            with preemptible(lambda: bool(self.wanted)):  # (read on this thread: a dict's truth is atomic)
+                self.server.lens.lend(caller)
+        except Preempted:
+            return False
         except Exception:
             log.error("analysis of %s (lending to a helper) failed:\n%s", caller, traceback.format_exc())
+        return True
 
     def _analysis(self, uri: str) -> Optional[DocumentAnalysis]:
         try:

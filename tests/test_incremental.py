@@ -10,6 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from pypto_lens import preempt
 from pypto_lens.ir.nodes import ArgDir
 from pypto_lens.presentation.hints import label
 from pypto_lens.workspace.documents import OpenTexts
@@ -316,3 +317,59 @@ def test_the_helpers_header_shows_both_callers():
     workspace.forget("file:///incremental/both/a.py")
     (site,) = [c for c in workspace.analysis(helper).calls if c.scope]
     assert sorted(label(h) for h in site.hints) == ["dst: OutputExisting", "src: Input"]
+
+
+def lend_giving_way(workspace: Workspace, caller: str, after: int) -> bool:
+    """Lend `caller`, the analysis stopped at its check number `after` (preempt.py); True if it was."""
+    left = [after]
+
+    def wanted() -> bool:
+        left[0] -= 1
+        return left[0] < 0
+    try:
+        with preempt.preemptible(wanted):
+            workspace.lend(caller)
+    except preempt.Preempted:
+        return True
+    return False
+
+
+def test_a_lending_asked_to_give_way_stops():
+    texts = OpenTexts()
+    workspace = Workspace(open_documents=texts)
+    uri = {name: f"file:///incremental/stop/{name}" for name in FILES}
+    for name, text in FILES.items():
+        texts.open(uri[name], text, 1)
+    workspace.analysis(uri["helper.py"])
+    assert lend_giving_way(workspace, uri["a.py"], 0)
+    assert not lend_giving_way(workspace, uri["a.py"], 10_000)  # (and it finishes when nothing is wanted)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(st.sampled_from(sorted(FILES)), edits()), min_size=1, max_size=3), st.integers(0, 30))
+def test_a_lending_that_gave_way_at_any_step_leaves_what_a_finished_one_does(sequence, after):
+    """The server's background lending stops between the steps of a caller's analysis when a document
+    is wanted (preempt.py): wherever it stopped, once the lending settled, a fresh workspace's answer."""
+    texts = OpenTexts()
+    workspace = Workspace(open_documents=texts)
+    current = dict(FILES)
+    uri = {name: f"file:///incremental/gave-way/{name}" for name in FILES}
+    for name, text in current.items():
+        texts.open(uri[name], text, 1)
+    workspace.analysis(uri["helper.py"])
+    version = 1
+    for name, steps in sequence:
+        for edit in steps:
+            version += 1
+            current[name] = apply(current[name], edit)
+            texts.change(uri[name], current[name], version)
+            workspace.analysis(uri["helper.py"])
+            for caller in ("a.py", "b.py"):
+                lend_giving_way(workspace, uri[caller], after)
+    workspace.settle(uri["helper.py"])
+    fresh_texts = OpenTexts()
+    fresh = Workspace(open_documents=fresh_texts)
+    for name, text in current.items():
+        fresh_texts.open(uri[name], text, 1)
+    fresh.settle(uri["helper.py"])
+    assert borrowed_view(workspace.analysis(uri["helper.py"])) == borrowed_view(fresh.analysis(uri["helper.py"]))

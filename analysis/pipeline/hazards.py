@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Optional
 
+from .. import preempt
 from ..ir.nodes import Dir
 from ..syntax.nodes import Span
 from . import use_discipline
@@ -258,6 +259,7 @@ def graphs_with_hazards(state, results) -> list[TaskGraph]:
     out = []
     fixes = _FixCheck(state, results)
     for graph, sim in task_graphs(state, results):
+        preempt.check()
         graph.hazards = [fixes.checked(graph, h) for h in find_hazards(graph, sim)]
         if graph.hazards:
             graph.notes.append("the default pipeline: AutoDeriveTaskDependencies (G12), which would add compiler "

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Callable, Optional
 
+from .. import preempt
 from ..ir import nodes as ir
 from ..ir.nodes import LoopKind
 from ..sharing import shared
@@ -201,6 +202,7 @@ def _expand(stmt: ir.Assign, helper: tuple[list, list, bool], inline_of: InlineL
     alpha-renamed by the jit specializer: a rebinding at its top level (outside any for, while,
     if or with) gets a new name and stays in the helper (its result reaches the caller only
     through `return`)."""
+    preempt.check()
     params, body, jit = helper
     call: ir.UserCall = stmt.value
     out: list = []

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
+from .. import preempt
 from ..ir import nodes as ir
 from ..ir.nodes import Kind
 from ..registry.registry import Registry
@@ -78,7 +79,9 @@ def analyse_program(name: str, functions: list[ir.Function], registry: Registry,
     for fn in analysed:  # before N1: the compiler folds a function's own constants, not an inlined helper's
         state.constant_vars |= constant_vars(fn.body)
     for fn in analysed:  # N1
+        preempt.check()  # (between the stages of a program, and in N1 at each expansion: preempt.py)
         fn.body = normalise(fn.body, inline_of, params_of=params_of)
+    preempt.check()
     asked: dict = {}  # fn key -> the (call, callee's returns) its types were inferred from
     for fn in users:
         fn.types = _infer(fn, registry, returns_of, asked)
@@ -93,8 +96,10 @@ def analyse_program(name: str, functions: list[ir.Function], registry: Registry,
     for fn in users:  # inline helpers are analysed only through their expansions
         if fn.kind is Kind.INLINE:
             fn.origin = Origin.INLINE
+    preempt.check()
     outline_program(state)
     for fn in list(state.fns.values()):
+        preempt.check()
         upgrade(state, fn)
     propagate(state)
     reuse_iter_args(state)
@@ -104,10 +109,12 @@ def analyse_program(name: str, functions: list[ir.Function], registry: Registry,
     for fn in state.fns.values():
         if fn.origin in (Origin.INLINE, Origin.EXTERNAL):
             continue
+        preempt.check()
         results.extend(derive_calls(state, fn))
     for result in results:  # a program's derivations repeat a few values (sharing.py)
         result.derivations = [_shared(d) for d in result.derivations]
 
+    preempt.check()
     writes: list[InParamWrite] = []
     for fn in analysed:
         promoted = fn.source.kind is Kind.OPAQUE and fn.kind is Kind.ORCHESTRATION

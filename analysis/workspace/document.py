@@ -12,6 +12,7 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
+from .. import preempt
 from ..ir import nodes as ir
 from ..ir.context import ModuleContext
 from ..ir.nodes import CalleeForm
@@ -91,6 +92,7 @@ class DocumentAnalyzer:
         analysis = DocumentAnalysis(uri, version, [], [], diagnostics)
         alias = next((name for name, path in ctx.aliases.items() if path == "pl"), "pl")
         for program in programs:
+            preempt.check()
             functions = self._lower(program, units, ctx, fingerprint)
             if not functions:
                 continue

@@ -13,6 +13,7 @@ import time
 import pytest
 
 from pypto_lens.ir.nodes import ArgDir
+from pypto_lens import preempt
 from pypto_lens.server import analyses
 from pypto_lens.server.analyses import (FIRST_PAUSE_SECONDS, MOVED_AFTER_SECONDS, PAUSE_SECONDS, PAUSED_AFTER_SECONDS,
                                         Analyses)
@@ -328,3 +329,57 @@ async def test_a_header_edit_does_not_wait_for_the_pause_and_a_whole_document_do
     assert URI not in server.analyses.due  # its analysis may start at once
     text, answer = await asyncio.wait_for(header, 5.0)
     assert text.version == 3 and hints(answer) == [(2, 9), (4, 9)] and server.lens.analysed == [1, 3]
+
+
+class LendingEngine(SlowEngine):
+    """A helper's engine whose one caller takes a while to lend, step by step (as an analysis asks
+    preempt.check() between its stages)."""
+
+    CALLER = "file:///sched/caller.py"
+
+    def __init__(self, documents: Documents):
+        super().__init__(documents)
+        self.events: list = []
+        self.lending = threading.Event()
+
+    def analysis(self, uri: str) -> DocumentAnalysis:
+        result = super().analysis(uri)
+        self.events.append(result.version)
+        return result
+
+    def borrows(self, uri: str) -> bool:
+        return True
+
+    def callers(self, uri: str, open_only: bool = False) -> list:
+        return [] if open_only else [self.CALLER]
+
+    def lend(self, caller: str) -> None:
+        self.lending.set()
+        try:
+            for _ in range(60):  # 0.3 s of a caller's analysis
+                preempt.check()
+                time.sleep(0.005)
+        except preempt.Preempted:
+            self.events.append("gave way")
+            raise
+        self.events.append("lent")
+
+
+async def test_a_change_while_a_caller_lends_is_analysed_first_and_the_caller_lent_after(monkeypatch):
+    monkeypatch.setattr(analyses, "LENDING_DELAY_SECONDS", 0.01)
+    server = FakeServer()
+    server.lens = LendingEngine(server.documents)
+    server.open()
+    await server.analyses.ask(URI)
+    for _ in range(200):  # the background lending starts
+        if server.lens.lending.is_set():
+            break
+        await asyncio.sleep(0.01)
+    assert server.lens.lending.is_set()
+    server.edit(2, (3, 4), (3, 5), "2")
+    _, fresh = await asyncio.wait_for(server.analyses.ask(URI), 5.0)
+    assert fresh.version == 2
+    await asyncio.wait_for(server.analyses.settled(), 5.0)
+    events = server.lens.events
+    # the edit did not wait for the lending (the helper's whole answers analyse it again: more 1s and 2s)
+    assert events.index("gave way") < events.index(2) < events.index("lent")
