@@ -145,6 +145,7 @@ class Analyses:
         if self.helpers:
             self._start()
         if uri is not None and self.server.is_python(uri):
+            self._others_later(uri)
             now = time.monotonic()
             after_a_pause = now - self.last_typed.get(uri, now - PAUSE_SECONDS) >= PAUSE_SECONDS
             self.last_typed[uri] = now
@@ -153,6 +154,17 @@ class Analyses:
                 first = after_a_pause and done.seconds < AT_ONCE_UNDER_SECONDS
                 self.due[uri] = now + (FIRST_PAUSE_SECONDS if first else PAUSE_SECONDS)
             self.want(uri)
+
+    def _others_later(self, uri: str) -> None:
+        """The other open documents, analysed again once the typing pauses, after `uri`: an import
+        may have changed what they show, and an editor asks again for a document it does not edit only
+        when told to (the refresh in `_finished`). The early cutoff makes it cheap when nothing they
+        read changed."""
+        due = time.monotonic() + PAUSE_SECONDS
+        for other in list(self.server.documents):
+            if other != uri and other in self.done and self.server.is_python(other):
+                self.due[other] = max(self.due.get(other, 0.0), due)
+                self.wanted[other] = None  # (last: the documents being typed in and asked about go first)
 
     def _lend_later(self, helper: str) -> None:
         self.lending[helper] = Lending(time.monotonic() + LENDING_DELAY_SECONDS)  # a newer change starts it again
@@ -449,12 +461,26 @@ class Analyses:
     def _finished(self, uri: str, done: Done) -> None:
         text = self.server.documents.get(uri)
         if text is not None:
+            before = self.done.get(uri)
             self.done[uri] = done
             text.forget_before(done.version)
             self.timings = (self.timings + [done.seconds])[-50:]
             if done.generation == self.generation and done.version == text.version:
                 self._maybe_refresh(uri, done)
+                if before is not None and before.version == done.version:
+                    self._refresh_if_changed_elsewhere(before, done)
         self._wake()
+
+    def _refresh_if_changed_elsewhere(self, before: Done, done: Done) -> None:
+        """The same text analysed again after another document (or the registry) changed: if what its
+        hints or signatures show changed, the editor is told (issue 20: kernels.py's `pl.Out` made
+        `pl.InOut`, main.py open beside it). It asks again for what it shows, which is fresh now."""
+        if before.analysis is None or done.analysis is None or before.analysis is done.analysis:
+            return
+        whole = (0, 1 << 30)
+        if _shown(before.analysis, whole) != _shown(done.analysis, whole):
+            self.server.refresh_hints()
+            self.server.refresh_code_lenses()
 
     def _wake(self) -> None:
         event, self.changed_event = self.changed_event, None

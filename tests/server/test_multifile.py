@@ -5,7 +5,7 @@ import itertools
 
 import pytest
 
-from lens_client import direction_of, label_text, pos
+from lens_client import direction_of, label_text, pos, until
 from lens_programs import KERNELS, T, USES_KERNEL, argument_positions
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
@@ -55,6 +55,19 @@ async def test_changing_the_kernel_in_one_document_changes_the_hint_in_the_other
     # and back, by replacing the whole kernel document
     client.replace(kernels, 3, KERNELS)
     assert [direction_of(h) for h in await kernel_hints(client, main)] == ["Input", "OutputExisting"]
+
+
+async def test_the_editor_is_told_to_ask_again_for_a_document_whose_hints_an_import_changed(client):
+    """main.py open beside kernels.py, not edited and not asked: once kernels.py's pl.Out is pl.InOut,
+    the server analyses main.py again and tells the editor to ask for its hints again (issue 20)."""
+    folder = folder_of(client)
+    kernels = client.open((folder / "kernels.py").as_uri(), KERNELS)
+    main = client.open((folder / "main.py").as_uri(), USES_KERNEL)
+    assert [direction_of(h) for h in await kernel_hints(client, main)] == ["Input", "OutputExisting"]
+    refreshes = client.inlay_refreshes
+    out_to_inout_edit(client, kernels, 2)
+    await until(lambda: client.inlay_refreshes > refreshes)
+    assert [direction_of(h) for h in await kernel_hints(client, main)] == ["Input", "InOut"]
 
 
 async def test_hints_name_the_imported_kernels_parameters(client):
