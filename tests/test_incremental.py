@@ -271,15 +271,13 @@ def borrowed_view(analysis):
     return view(analysis), sorted((c.range.line, c.notes) for c in analysis.calls if c.lent)
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(st.tuples(st.sampled_from(sorted(FILES)), edits()), min_size=1, max_size=4))
-def test_a_helpers_borrowed_headers_follow_edits_of_it_and_of_its_callers(sequence):
-    """helper_callers.py: the helper's headers come from what its callers lent the store; editing either side,
-    once the lending settled, gives what a fresh workspace gives."""
+def edit_the_family(folder: str, sequence, after_each_edit):
+    """FILES opened in a workspace, then `sequence`'s edits, each followed by `after_each_edit(workspace,
+    uris, edited file, version)`: (the workspace, the texts now, their uris)."""
     texts = OpenTexts()
     workspace = Workspace(open_documents=texts)
     current = dict(FILES)
-    uri = {name: f"file:///incremental/multi/{name}" for name in FILES}
+    uri = {name: f"file:///incremental/{folder}/{name}" for name in FILES}
     for name, text in current.items():
         texts.open(uri[name], text, 1)
     workspace.analysis(uri["helper.py"])
@@ -289,9 +287,12 @@ def test_a_helpers_borrowed_headers_follow_edits_of_it_and_of_its_callers(sequen
             version += 1
             current[name] = apply(current[name], edit)
             texts.change(uri[name], current[name], version)
-            workspace.analysis(uri["helper.py"])  # what the store has now: never waits for the callers
-            if version % 2:
-                workspace.analysis(uri[name])  # a caller analysed in its own right lends too
+            after_each_edit(workspace, uri, name, version)
+    return workspace, current, uri
+
+
+def assert_settled_like_fresh(workspace: Workspace, current: dict, uri: dict) -> None:
+    """Once the lending settled, the helper's answer is a fresh workspace's for the same texts."""
     workspace.settle(uri["helper.py"])  # the background lending, done
     fresh_texts = OpenTexts()
     fresh = Workspace(open_documents=fresh_texts)
@@ -299,6 +300,18 @@ def test_a_helpers_borrowed_headers_follow_edits_of_it_and_of_its_callers(sequen
         fresh_texts.open(uri[name], text, 1)
     fresh.settle(uri["helper.py"])
     assert borrowed_view(workspace.analysis(uri["helper.py"])) == borrowed_view(fresh.analysis(uri["helper.py"]))
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(st.sampled_from(sorted(FILES)), edits()), min_size=1, max_size=4))
+def test_a_helpers_borrowed_headers_follow_edits_of_it_and_of_its_callers(sequence):
+    """helper_callers.py: the helper's headers come from what its callers lent the store; editing either side,
+    once the lending settled, gives what a fresh workspace gives."""
+    def after_each_edit(workspace, uri, name, version):
+        workspace.analysis(uri["helper.py"])  # what the store has now: never waits for the callers
+        if version % 2:
+            workspace.analysis(uri[name])  # a caller analysed in its own right lends too
+    assert_settled_like_fresh(*edit_the_family("multi", sequence, after_each_edit))
 
 
 def test_the_helpers_header_shows_both_callers():
@@ -350,26 +363,8 @@ def test_a_lending_asked_to_give_way_stops():
 def test_a_lending_that_gave_way_at_any_step_leaves_what_a_finished_one_does(sequence, after):
     """The server's background lending stops between the steps of a caller's analysis when a document
     is wanted (preempt.py): wherever it stopped, once the lending settled, a fresh workspace's answer."""
-    texts = OpenTexts()
-    workspace = Workspace(open_documents=texts)
-    current = dict(FILES)
-    uri = {name: f"file:///incremental/gave-way/{name}" for name in FILES}
-    for name, text in current.items():
-        texts.open(uri[name], text, 1)
-    workspace.analysis(uri["helper.py"])
-    version = 1
-    for name, steps in sequence:
-        for edit in steps:
-            version += 1
-            current[name] = apply(current[name], edit)
-            texts.change(uri[name], current[name], version)
-            workspace.analysis(uri["helper.py"])
-            for caller in ("a.py", "b.py"):
-                lend_giving_way(workspace, uri[caller], after)
-    workspace.settle(uri["helper.py"])
-    fresh_texts = OpenTexts()
-    fresh = Workspace(open_documents=fresh_texts)
-    for name, text in current.items():
-        fresh_texts.open(uri[name], text, 1)
-    fresh.settle(uri["helper.py"])
-    assert borrowed_view(workspace.analysis(uri["helper.py"])) == borrowed_view(fresh.analysis(uri["helper.py"]))
+    def after_each_edit(workspace, uri, name, version):
+        workspace.analysis(uri["helper.py"])
+        for caller in ("a.py", "b.py"):
+            lend_giving_way(workspace, uri[caller], after)
+    assert_settled_like_fresh(*edit_the_family("gave-way", sequence, after_each_edit))

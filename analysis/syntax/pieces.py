@@ -106,9 +106,10 @@ def _cached(cache, piece: str, line: int) -> Parsed:
     return got
 
 
-def _split(lines: list[str]) -> Optional[tuple[int, list[int]]]:
-    """(the first line of the body, the first line of each of its top-level statements), or None
-    when the text is no plain `def` with an indented body (then it is parsed whole)."""
+def _split(lines: list[str]) -> Optional[tuple[int, list[int], list[bool]]]:
+    """(the first line of the body, the first line of each of its top-level statements, which lines
+    begin a statement), or None when the text is no plain `def` with an indented body (then it is
+    parsed whole)."""
     begins = _statement_lines(lines)
     i = 0
     while i < len(lines) and lines[i].lstrip().startswith("@"):
