@@ -87,6 +87,8 @@ def test_every_long_function_as_written_parses_the_same():
        st.lists(st.tuples(st.floats(0, 1), st.integers(0, 6), st.sampled_from(SNIPPETS)), min_size=1, max_size=3))
 @example(which=1, edits=[(0.5, 4, "x"), (0.3998931829437561, 1, "\t")])  # a statement indented "   \t": too deep
 @example(which=2, edits=[(0.150390625, 2, "\t")])  # the first statement indented " \t " (9 columns, 3 characters)
+@example(which=2, edits=[(0.9921875, 0, "#")])  # the last line's bracket left open by a comment
+@example(which=4, edits=[(0.984375, 4, "x"), (0.9921875, 5, "x"), (0.9921875, 5, " ")])  # a last line of blanks
 def test_an_edited_function_parses_the_same_whole_or_by_statements(which, edits):
     text = UNITS[which]
     for where, span, insert in edits:

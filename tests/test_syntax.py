@@ -99,6 +99,8 @@ def test_an_indented_method_parses_on_its_own():
     "from ...pkg.mod import (a as b, c,)\nfrom . import x\nimport a.b as c, d\n",
     "x = 0x1F + 0o7 + 0b1 + 1_000 + 1.5e-3 + 2j + .5\n",
     "result = \\\n    1\n",
+    "if a:\n    if b:\n        c = 1\n   ",  # a last line of blanks, deeper than the block it ends
+    "if a:\n    b = 1\n  # a last comment, at no level\n",
 ])
 def test_python_the_corpus_uses_parses(source):
     ast.parse(source)
@@ -118,6 +120,13 @@ def test_a_syntax_error_is_reported_never_raised(source, line):
     assert stmts == [] and problem is not None
     assert problem.line == line
     assert problem.message
+
+
+def test_a_bracket_left_open_says_so_though_a_comment_ends_the_text():
+    for text in ("def f():\n    return g(a, b", "def f():\n    return g(a, b  # c\n", "def f():\n    return g(a,\n\n"):
+        stmts, problem = parse_unit(text)
+        assert stmts == [] and problem.message.startswith("unexpected end"), text
+        assert "indentation" not in problem.message
 
 
 def test_garbage_never_raises():

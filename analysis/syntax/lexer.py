@@ -94,6 +94,9 @@ class PythonLexer(Lexer):
                     raise LexError(f"unexpected {value!r}", line - 1, column - 1)
             elif kind == "nl":
                 kind_name = "_NEWLINE"
+                if new_pos == end and value.rfind("\n") >= 0:
+                    # the text's last line holds blanks or a comment: no indentation for a next statement
+                    value = value[:value.rfind("\n") + 1]
             elif kind == "num":
                 kind_name = "NUMBER"
             elif kind == "str":

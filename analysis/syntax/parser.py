@@ -98,7 +98,9 @@ class Indenter:
         if last is not None:
             if last.type != "_NEWLINE":
                 yield Token.new_borrow_pos("_NEWLINE", "\n", last)
-            while len(levels) > 1:
+            # inside an open bracket the text ends mid-statement: closing the blocks would make it
+            # an indentation problem, and only where the text's last token was a comment
+            while len(levels) > 1 and not depth:
                 levels.pop()
                 yield Token.new_borrow_pos("_DEDENT", "", last)
 
