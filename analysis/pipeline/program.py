@@ -7,7 +7,7 @@ and the operator uses for hovers (operator_uses.py) run on the result.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable, Optional
 
 from .. import preempt
@@ -53,83 +53,132 @@ def user_fn(function: ir.Function) -> Fn:
 
 def analyse_program(name: str, functions: list[ir.Function], registry: Registry,
                     external: Callable[[ir.CalleeRef], Optional[Fn]] = lambda ref: None) -> ProgramResult:
-    state = ProgramState(registry, external)
-    for function in functions:
-        state.add(user_fn(function))
-    users = [fn for fn in state.fns.values()]
-    homes: dict = {}  # where the text of each helper expanded from another file is (its statements' owner)
+    chain = ProgramChain(name, functions, registry, external)
+    chain.signatures()
+    return chain.finish()
 
-    def inline_of(call: ir.UserCall):
-        callee = state.callee(call)
+
+class ProgramChain:
+    """The chain of one program in its three phases, each run once and in order:
+
+    - `inline_helpers()`: the inline helpers as other programs expand them (their lowered bodies, their
+      types and returned types), which is all that a file importing only helpers reads of this one;
+    - `signatures()`: N, O, U, P, W: every function's effective signature (what callers read);
+    - `finish()`: the call directions, InParamWritten, misuse, operator uses and the task graphs.
+
+    A file analysed only for what another imports stops after the first or the second phase
+    (workspace.py); its own analysis, later, goes on from there."""
+
+    def __init__(self, name: str, functions: list[ir.Function], registry: Registry,
+                 external: Callable[[ir.CalleeRef], Optional[Fn]] = lambda ref: None):
+        self.name, self.registry = name, registry
+        self.state = state = ProgramState(registry, external)
+        for function in functions:
+            state.add(user_fn(function))
+        self.users = list(state.fns.values())
+        self.analysed = [fn for fn in self.users if fn.kind is not Kind.INLINE]
+        self.homes: dict = {}  # where the text of each helper expanded from another file is (its statements' owner)
+        self.declared: dict = {}
+        self.asked: dict = {}  # fn key -> the (call, callee's returns) its types were inferred from
+        self.phase = 0
+
+    def _callee(self, call: ir.UserCall):
+        return self.state.callee(call)
+
+    def _inline_of(self, call: ir.UserCall):
+        callee = self.state.callee(call)
         if callee is not None and callee.kind is Kind.INLINE and callee.origin != Origin.OUTLINED:
             if callee.home is not None:
-                homes[callee.owner] = callee.home
+                self.homes[callee.owner] = callee.home
             return callee.params, callee.body, bool(callee.source and callee.source.jit)
         return None
 
-    def returns_of(call: ir.UserCall):
-        callee = state.callee(call)
+    def _returns_of(self, call: ir.UserCall):
+        callee = self.state.callee(call)
         return callee.returns if callee is not None else None
 
-    def params_of(call: ir.UserCall):
-        callee = state.callee(call)
+    def _params_of(self, call: ir.UserCall):
+        callee = self.state.callee(call)
         return [p.name for p in callee.params] if callee is not None else None
 
-    analysed = [fn for fn in users if fn.kind is not Kind.INLINE]
-    for fn in analysed:  # before N1: the compiler folds a function's own constants, not an inlined helper's
-        state.constant_vars |= constant_vars(fn.body)
-    for fn in analysed:  # N1
-        preempt.check()  # (between the stages of a program, and in N1 at each expansion: preempt.py)
-        fn.body = normalise(fn.body, inline_of, params_of=params_of)
-    preempt.check()
-    asked: dict = {}  # fn key -> the (call, callee's returns) its types were inferred from
-    for fn in users:
-        fn.types = _infer(fn, registry, returns_of, asked)
-    if any(not fn.returns for fn in users):  # no return annotation: what the body returns
+    def inline_helpers(self) -> dict[str, Fn]:
+        """The inline helpers as the files importing them read them: their types are inferred first
+        (N1 does not change a helper's own body), and a missing return annotation is what the body
+        returns with the annotations alone, as `signatures()` fills it in (copies: the chain's own
+        functions keep their annotations until then, so that it runs as it would have)."""
+        helpers = [fn for fn in self.users if fn.kind is Kind.INLINE]
+        if self.phase == 0:
+            for fn in helpers:
+                fn.types = _infer(fn, self.registry, self._returns_of, self.asked)
+            self.phase = 1
+        return {fn.key: replace(fn, returns=fn.returns or _returned_types(fn)) for fn in helpers}
+
+    def signatures(self) -> dict[str, Fn]:
+        """Every function of the program with its effective signature (after materialisation)."""
+        if self.phase >= 2:
+            return self.state.fns
+        state, registry, users, analysed = self.state, self.registry, self.users, self.analysed
+        helpers_done = self.phase == 1
+        for fn in analysed:  # before N1: the compiler folds a function's own constants, not an inlined helper's
+            state.constant_vars |= constant_vars(fn.body)
+        for fn in analysed:  # N1
+            preempt.check()  # (between the stages of a program, and in N1 at each expansion: preempt.py)
+            fn.body = normalise(fn.body, self._inline_of, params_of=self._params_of)
+        preempt.check()
+        asked = self.asked
         for fn in users:
-            fn.returns = fn.returns or _returned_types(fn)
-        for fn in users:  # again where a callee's returns changed (else the same answer)
-            if not all(_same(returns_of(call), returns) for call, returns in asked[fn.key]):
-                fn.types = _infer(fn, registry, returns_of, asked)
-    declared = {fn.key: fn.body for fn in analysed}
+            if not (helpers_done and fn.kind is Kind.INLINE):  # (the helpers' first round is done)
+                fn.types = _infer(fn, registry, self._returns_of, asked)
+        if any(not fn.returns for fn in users):  # no return annotation: what the body returns
+            for fn in users:
+                fn.returns = fn.returns or _returned_types(fn)
+            for fn in users:  # again where a callee's returns changed (else the same answer)
+                if not all(_same(self._returns_of(call), returns) for call, returns in asked[fn.key]):
+                    fn.types = _infer(fn, registry, self._returns_of, asked)
+        self.declared = {fn.key: fn.body for fn in analysed}
 
-    for fn in users:  # inline helpers are analysed only through their expansions
-        if fn.kind is Kind.INLINE:
-            fn.origin = Origin.INLINE
-    preempt.check()
-    outline_program(state)
-    for fn in list(state.fns.values()):
+        for fn in users:  # inline helpers are analysed only through their expansions
+            if fn.kind is Kind.INLINE:
+                fn.origin = Origin.INLINE
         preempt.check()
-        upgrade(state, fn)
-    propagate(state)
-    reuse_iter_args(state)
-    materialize(state)
+        outline_program(state)
+        for fn in list(state.fns.values()):
+            preempt.check()
+            upgrade(state, fn)
+        propagate(state)
+        reuse_iter_args(state)
+        materialize(state)
+        self.phase = 2
+        return state.fns
 
-    results: list[CallResult] = []
-    for fn in state.fns.values():
-        if fn.origin in (Origin.INLINE, Origin.EXTERNAL):
-            continue
+    def finish(self) -> ProgramResult:
+        state, analysed, declared = self.state, self.analysed, self.declared
+        results: list[CallResult] = []
+        for fn in state.fns.values():
+            if fn.origin in (Origin.INLINE, Origin.EXTERNAL):
+                continue
+            preempt.check()
+            results.extend(derive_calls(state, fn))
+        for result in results:  # a program's derivations repeat a few values (sharing.py)
+            result.derivations = [_shared(d) for d in result.derivations]
+
         preempt.check()
-        results.extend(derive_calls(state, fn))
-    for result in results:  # a program's derivations repeat a few values (sharing.py)
-        result.derivations = [_shared(d) for d in result.derivations]
+        writes: list[InParamWrite] = []
+        for fn in analysed:
+            promoted = fn.source.kind is Kind.OPAQUE and fn.kind is Kind.ORCHESTRATION
+            if applies(fn.source.kind, promoted):
+                probe = Fn(fn.key, fn.name, fn.source.kind, fn.params, declared[fn.key], fn.owner, source=fn.source,
+                           types=fn.types)
+                spans = {k: p.annotation_span for k, p in enumerate(fn.source.params)}
+                writes.extend(check(state, probe, declared[fn.key], spans))
 
-    preempt.check()
-    writes: list[InParamWrite] = []
-    for fn in analysed:
-        promoted = fn.source.kind is Kind.OPAQUE and fn.kind is Kind.ORCHESTRATION
-        if applies(fn.source.kind, promoted):
-            probe = Fn(fn.key, fn.name, fn.source.kind, fn.params, declared[fn.key], fn.owner, source=fn.source,
-                       types=fn.types)
-            spans = {k: p.annotation_span for k, p in enumerate(fn.source.params)}
-            writes.extend(check(state, probe, declared[fn.key], spans))
-
-    result = ProgramResult(name, state.fns, results, writes, misuse(state, analysed, results, declared),
-                           operator_uses(state), graphs_with_hazards(state, results), homes)
-    for fn in state.fns.values():  # the stages' views of operator calls were for them (3 MB at genpl 50000)
-        for stmt in op_calls(fn.body):
-            stmt.value.views.clear()
-    return result
+        result = ProgramResult(self.name, state.fns, results, writes, misuse(state, analysed, results, declared),
+                               operator_uses(state), graphs_with_hazards(state, results), self.homes)
+        for fn in state.fns.values():  # the stages' views of operator calls were for them (3 MB at genpl 50000)
+            for stmt in op_calls(fn.body):
+                stmt.value.views.clear()
+        self.phase = 3
+        return result
 
 
 def _infer(fn: Fn, registry: Registry, returns_of, asked: dict) -> dict:

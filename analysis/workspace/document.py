@@ -19,7 +19,7 @@ from ..ir.nodes import CalleeForm
 from ..ir.lower import FunctionLowering
 from ..ir.module import FunctionSource, ProgramDecl, build_context, find_programs, is_dataclass, unit_contribution
 from ..pipeline.model import Fn, external_copy
-from ..pipeline.program import ProgramResult, analyse_program
+from ..pipeline.program import ProgramChain, ProgramResult, analyse_program
 from ..registry.registry import Registry
 from ..sharing import one_per_value
 from ..syntax import chunker
@@ -44,6 +44,49 @@ class ModuleSummary:
     imports: dict = field(default_factory=dict)  # names it imports itself (a package re-exports them)
 
 
+@dataclass
+class LightSummary:
+    """What files importing a document read of it, made without its analysis: its constants and
+    imports, its inline helpers (lowered, with their types: ProgramChain.inline_helpers), and the
+    effective signatures of its other module-level pl functions on demand (`signatures()`: the
+    module program's chain as far as materialisation, its first two phases)."""
+
+    constants: dict
+    imports: dict
+    offsets: dict  # module-level pl function -> its unit's first line
+    helpers: dict  # inline helper name -> Fn
+    others: tuple  # the other module-level pl functions
+    # (the chain's cache key, the ProgramChain, the externals it read): the signatures are made from it once,
+    # and the document's own analysis may then go on from it, once (DocumentAnalyzer.pending)
+    chain: Optional[tuple] = None
+    _signatures: Optional[dict] = None
+    failed: bool = False  # the chain stopped half-way (preempt.py): its state is no one's to go on from
+
+    @property
+    def signatures_made(self) -> bool:
+        return self._signatures is not None
+
+    def signatures(self) -> dict:
+        if self._signatures is None:
+            if self.chain is None or self.failed:
+                return {}
+            key, chain, externals = self.chain
+            try:
+                fns = chain.signatures()
+            except BaseException:
+                self.failed, self.chain = True, None
+                raise
+            self._signatures = {name: fns[name] for name in self.others if name in fns}
+            self.chain = (key, chain, {ref: signature_token(fn) for ref, fn in externals.items()})
+        return self._signatures
+
+    def take_chain(self) -> Optional[tuple]:
+        """(key, chain, what it read) for the document's own analysis to go on from (once), if the
+        signatures were made from it."""
+        chain, self.chain = (self.chain, None) if self._signatures is not None else (None, self.chain)
+        return chain
+
+
 class DocumentAnalyzer:
     def __init__(self, registry: Callable[[], Registry], caches: Optional[Caches] = None,
                  external: Optional[External] = None,
@@ -52,6 +95,7 @@ class DocumentAnalyzer:
         self.caches = caches or Caches()
         self.external = external or (lambda ref, ctx: None)
         self.imported_constants = imported_constants or (lambda ctx: {})
+        self.pending: dict = {}  # chain key -> (ProgramChain, what it read) left by this document's LightSummary
 
     def analyse(self, text: str, uri: Optional[str] = None,
                 version: Optional[int] = None) -> tuple[DocumentAnalysis, ModuleSummary]:
@@ -59,6 +103,47 @@ class DocumentAnalyzer:
         # repeat are made once (sharing.py)
         with self.caches.analysing(uri), one_per_value():
             return self._analyse(text, uri, version)
+
+    def light(self, text: str, uri: Optional[str], holder: str) -> LightSummary:
+        """What importing files read of the document (LightSummary), without its analysis."""
+        with self.caches.analysing(holder), one_per_value():
+            units, parsed, ctx = self._parsed(text, uri)
+            statements = [p.stmts for p in parsed]
+            fingerprint = _context_key(ctx)
+            contributions = [_contribution(p, ctx, fingerprint, u.kind) for p, u in zip(parsed, units)]
+            programs = find_programs(ctx, statements, [u.kind for u in units], [u.parent for u in units],
+                                     contributions)
+            summary = LightSummary(dict(ctx.constants), dict(ctx.imported), {}, {}, ())
+            module = next((p for p in programs if p.kind == "module"), None)
+            if module is None:
+                return summary
+            functions = self._lower(module, units, ctx, fingerprint)
+            if not functions:
+                return summary
+            externals: dict = {}
+
+            def external(ref: ir.CalleeRef) -> Optional[Fn]:
+                if ref not in externals:
+                    externals[ref] = self.external(ref, ctx)
+                return externals[ref]
+            registry = self.registry()
+            lowered = [fn for _, fn in functions.values()]
+            chain = ProgramChain(module.name, lowered, registry, external)
+            summary.offsets = {name: units[src.unit].start for name, (src, _) in functions.items()}
+            summary.helpers = chain.inline_helpers()
+            summary.others = tuple(name for name in functions if name not in summary.helpers)
+            summary.chain = ((module.name, tuple(fn.digest for fn in lowered), registry), chain, externals)
+            return summary
+
+    def _parsed(self, text: str, uri: Optional[str]):
+        """The document's units, their parses (units without pl code are skipped) and its module context."""
+        units = self.caches.splitter(uri).split(text) if uri else chunker.split(text)
+        relevant, uses_pl = relevance(self.caches, units)
+        parsed = [parse(self.caches, unit) if relevant(unit) else _SKIPPED for unit in units]
+        statements = [p.stmts for p in parsed]
+        top = [st if u.kind == "statement" else [] for st, u in zip(statements, units)]
+        ctx = build_context(top, self.imported_constants, _config_classes(units, statements))
+        return units, parsed, ctx
 
     def _analyse(self, text: str, uri: Optional[str], version: Optional[int]) -> tuple[DocumentAnalysis, ModuleSummary]:
         units = self.caches.splitter(uri).split(text) if uri else chunker.split(text)
@@ -176,7 +261,13 @@ class DocumentAnalyzer:
         hit = self.caches.programs.get(key)
         if hit is not None and all(signature_token(external(ref)) == token for ref, token in hit[1].items()):
             return hit[0], (key, frozenset(hit[1].items()))
-        result = analyse_program(program.name, lowered, registry, external)
+        pending = self.pending.pop(key, None)
+        if pending is not None and all(signature_token(external(ref)) == token for ref, token in pending[1].items()):
+            chain = pending[0]  # the chain this document's LightSummary ran as far as the signatures: go on from there
+            chain.state.external = external
+            result = chain.finish()
+        else:
+            result = analyse_program(program.name, lowered, registry, external)
         read = {ref: signature_token(fn) for ref, fn in externals.items()}
         self.caches.programs.put(key, (result, read), size)
         return result, (key, frozenset(read.items()))

@@ -9,10 +9,12 @@ nothing. So:
   header's span in the helper's text, where the caller calls the helper, and the captures'
   directions with their derivations;
 - every caller's analysis records what it lent in the workspace's lending store (`Lending`), tagged
-  with the helper's export fingerprint and the caller's text it was computed from;
-- the helper's analysis *borrows* (`with_callers`) what the store holds for its current
-  fingerprint and the callers' current texts, never waiting for a caller (issue 8: a keystroke in
-  the helper changes its fingerprint, and 22 callers took seconds). The server lends the rest in
+  with what it read of the helper's file (each read with its token) and the caller's text it was
+  computed from;
+- the helper's analysis *borrows* (`with_callers`) what the store holds for its current exports
+  (those reads give the same tokens again) and the callers' current texts, never waiting for a
+  caller (issue 8: a keystroke in the helper changes what its callers read, and 22 callers took
+  seconds). The server lends the rest in
   the background (`callers`, then each caller's analysis: server/analyses.py), and refreshes the
   helper's views when what it borrows changed; `settle` does the same at once, in process;
 - one scope site per header: one vector when the callers agree; else, per capture, the strongest
@@ -145,9 +147,10 @@ def _elsewhere(e: Explanation, uri: Optional[str]) -> Explanation:
 @dataclass(frozen=True)
 class Lent:
     """What one caller lent one helper file: computed from that caller's text, with the helper's exports
-    as they were then (their fingerprint). Valid while both are still current."""
+    as they were then (what the caller read of them, each read with its token). Valid while both are
+    still current."""
 
-    fingerprint: str
+    reads: tuple  # ((what, token), ...): Exports.token
     text: str
     scopes: tuple[LentScope, ...]
 
@@ -166,20 +169,20 @@ class Lending:
         for s in lent:
             groups.setdefault(s.helper_uri, []).append(s)
         for helper_uri, scopes in groups.items():
-            self.by_helper.setdefault(_file_key(helper_uri), {})[caller] = \
-                Lent(deps.get(helper_uri, ""), text, tuple(scopes))
+            reads = tuple((what, token) for (dep, what), token in deps.items() if dep == helper_uri)
+            self.by_helper.setdefault(_file_key(helper_uri), {})[caller] = Lent(reads, text, tuple(scopes))
 
     def forget(self, caller: str) -> None:
         for entries in self.by_helper.values():
             entries.pop(caller, None)
 
-    def current(self, workspace, uri: str, fingerprint: str) -> list[LentScope]:
+    def current(self, workspace, uri: str, exports) -> list[LentScope]:
         """What the callers lent `uri` with its exports as they are now, from their texts as they are now."""
         out: list[LentScope] = []
         own = _file_key(uri)
         for caller, lent in sorted(self.by_helper.get(own, {}).items()):
-            if lent.fingerprint == fingerprint and caller != uri and _file_key(caller) != own \
-                    and workspace.text(caller) == lent.text:
+            if caller != uri and _file_key(caller) != own and workspace.text(caller) == lent.text \
+                    and all(exports.token(what) == token for what, token in lent.reads):
                 out.extend(lent.scopes)
         return out
 
@@ -219,7 +222,7 @@ def with_callers(workspace, uri: str, analysis: DocumentAnalysis, exports) -> Do
     helpers = inline_helpers(exports)
     if not helpers:
         return analysis
-    lent = [s for s in workspace.lending.current(workspace, uri, exports.fingerprint) if s.helper in helpers]
+    lent = [s for s in workspace.lending.current(workspace, uri, exports) if s.helper in helpers]
     if not lent:
         return analysis
     index = _index(workspace)

@@ -2,9 +2,19 @@
 
 Open documents come from their owner (documents.py); files they import are read from disk.
 An analysis is cached per document and recomputed only when the document's
-text changed or when what it uses of another file (that file's exported
-signatures and constants: its fingerprint) changed. That is the early cutoff
-across files; inside a file the caches of caches.py do the same per unit.
+text changed or when what it read of another file changed: each read (a
+constant, a pl function's effective signature, a name it imports itself) is
+kept with its value's token, and compared again. That is the early cutoff
+across files, per name: an edit of one function of a file changes nothing for
+the files that use only its others. Inside a file the caches of caches.py do
+the same per unit.
+
+A file read only because another imports it is not analysed: its exports are
+made lightly (`_light`: its constants and imports, its inline helpers lowered
+with their types, the other functions' signatures only when one is read), which
+is what importing pypto-lib's models mostly reads (helpers). When the file is
+analysed in its own right later, its analysis goes on from the chain its
+exports ran, if any (DocumentAnalyzer.pending).
 """
 from __future__ import annotations
 
@@ -14,6 +24,7 @@ import threading
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from collections.abc import Mapping
 from typing import Callable, Optional
 
 from ..ir import nodes as ir
@@ -24,21 +35,72 @@ from ..registry.registry import Registry
 from ..syntax.parser import parse_unit
 from ..vocabulary import Code, Severity
 from .caches import Caches
-from .document import DocumentAnalyzer, ModuleSummary
+from .document import DocumentAnalyzer, LightSummary, ModuleSummary
 from . import helper_callers
 from .helper_callers import Lending, with_callers
 from .documents import DiskFiles, Document, OpenDocuments, OpenTexts, path_to_uri, uri_to_path
 from .results import Diagnostic, DocumentAnalysis, Range
 
 
+_ABSENT = "<absent>"
+
+
 @dataclass
 class Exports:
-    """What other files may use of a module: its pl functions (effective) and its constants."""
+    """What other files may use of a module: its pl functions (effective), its constants, and the
+    names it imports itself (a package re-exports them). `token(what)` is what a reader compares:
+    ("f", name), ("c", name), ("i", name)."""
 
-    functions: dict[str, Fn] = field(default_factory=dict)
+    functions: Mapping = field(default_factory=dict)  # name -> Fn (a LazyFunctions for light exports)
     constants: dict = field(default_factory=dict)
-    fingerprint: str = ""
-    imports: dict = field(default_factory=dict)  # names it imports itself (a package re-exports them)
+    imports: dict = field(default_factory=dict)
+    tokens: dict = field(default_factory=dict)  # function name -> its token (LazyFunctions makes the others')
+
+    def token(self, what: tuple) -> str:
+        kind, name = what
+        if kind == "f":
+            if name not in self.tokens:
+                if name not in self.functions:
+                    return _ABSENT
+                self.functions[name]  # (a light export's signature is made when first read)
+            return self.tokens.get(name, _ABSENT)
+        if kind == "c":
+            return repr(self.constants[name]) if name in self.constants else _ABSENT
+        return repr(self.imports[name]) if name in self.imports else _ABSENT
+
+
+class LazyFunctions(Mapping):
+    """A light export's functions: its inline helpers at once, the others' signatures when one is first
+    read (the module program's chain then runs as far as the signatures, once)."""
+
+    def __init__(self, uri: str, summary: LightSummary, tokens: dict):
+        self.uri, self.summary, self.tokens = uri, summary, tokens
+        self.made: dict[str, Fn] = {}
+        for name, fn in summary.helpers.items():
+            self.made[name] = _export_function(uri, name, fn, summary.offsets.get(name, 0), tokens)
+        self.names = tuple(summary.helpers) + tuple(summary.others)
+        self.others_made = not summary.others
+
+    def __getitem__(self, name: str) -> Fn:
+        if name not in self.made and not self.others_made and name in self.summary.others:
+            self.others_made = True  # (also against a cycle of imports asking it again meanwhile: absent then)
+            try:
+                signatures = self.summary.signatures()
+            except BaseException:
+                self.others_made = False
+                raise
+            for other, fn in signatures.items():
+                self.made[other] = _export_function(self.uri, other, fn, self.summary.offsets.get(other, 0), self.tokens)
+        return self.made[name]
+
+    def __contains__(self, name) -> bool:
+        return name in self.made or (not self.others_made and name in self.summary.others)
+
+    def __iter__(self):
+        return iter(self.names)
+
+    def __len__(self) -> int:
+        return len(self.names)
 
 
 class Workspace:
@@ -52,6 +114,7 @@ class Workspace:
         self._registry_source = registry
         self._registry: Optional[Registry] = None
         self._analyses: dict[str, tuple[tuple, DocumentAnalysis, Exports]] = {}
+        self._lights: dict[str, tuple[tuple, Exports, LightSummary]] = {}  # files read only for their exports
         self._lock = threading.RLock()
         self._active: set = set()  # documents being analysed (import cycles)
         self._round: Optional[dict] = None  # uri -> its result, during one `analysis` (each file checked once)
@@ -62,6 +125,7 @@ class Workspace:
         """A document was closed: drop what was kept for it (its text is read from disk from now on)."""
         with self._lock:
             self._analyses.pop(uri, None)
+            self._drop_light(uri)
             self.lending.forget(uri)  # its text on disk may lend otherwise
             self.caches.splitters.pop(uri, None)
             self.caches.forget(uri)
@@ -98,6 +162,8 @@ class Workspace:
         with self._lock:
             self._registry = registry
             self._analyses.clear()
+            for uri in list(self._lights):
+                self._drop_light(uri)
             self.lending = Lending()
 
     # -- analyses ---------------------------------------------------------------------------
@@ -144,10 +210,13 @@ class Workspace:
             self.lend(caller)
 
     def dependencies(self, uri: str) -> list[str]:
-        """The documents whose exports the last analysis of `uri` read (none before it is analysed)."""
+        """The documents whose exports the last analysis of `uri` read, or its light exports did (none
+        before either is made)."""
         with self._lock:
             cached = self._analyses.get(uri)
-            return [dep for dep, _ in cached[0][2]] if cached else []
+            light = self._lights.get(uri)
+            reads = cached[0][2] if cached else list(light[0][2].items()) if light else []
+            return list(dict.fromkeys(dep for (dep, _), _ in reads))
 
     def _analyse(self, uri: str) -> Optional[tuple[DocumentAnalysis, Exports]]:
         if self._round is not None and uri in self._round:
@@ -166,18 +235,22 @@ class Workspace:
             return None
         self._active.add(uri)
         try:
-            deps: dict[str, str] = {}
-            resolver = _Resolver(self, uri, deps)
             cached = self._analyses.get(uri)
-            if cached is not None:
+            if cached is not None and self._current(cached[0], doc):
                 key, analysis, exports = cached
-                if key[0] == doc.text and key[1] is self.registry() and \
-                        all(resolver.fingerprint(dep) == fp for dep, fp in key[2]):
-                    if analysis.version != doc.version:
-                        analysis.version = doc.version
-                    return analysis, exports
+                if analysis.version != doc.version:
+                    analysis.version = doc.version
+                return analysis, exports
+            deps: dict = {}
+            resolver = _Resolver(self, uri, deps)
             analyzer = DocumentAnalyzer(self.registry, self.caches, resolver.external,
                                         resolver.constants)
+            light = self._lights.get(uri)
+            taken = light[2].take_chain() if light is not None and light[0][0] == doc.text \
+                and light[0][1] is self.registry() else None
+            if taken is not None:  # the chain its exports ran as far as the signatures: the analysis goes on from there
+                key, chain, read = taken
+                analyzer.pending[key] = (chain, read)
             analysis, summary = analyzer.analyse(doc.text, uri, doc.version)
             if not doc.valid_utf8:
                 analysis.diagnostics.insert(0, Diagnostic(Code.INVALID_UTF8, Severity.WARNING,
@@ -186,10 +259,69 @@ class Workspace:
             self._explain_unresolved(uri, analysis, summary)
             exports = _exports(uri, summary)
             self._analyses[uri] = ((doc.text, self.registry(), tuple(deps.items())), analysis, exports)
+            self._drop_light(uri)  # (its analysis answers importers from now on)
             self.lending.record(uri, doc.text, deps, analysis.lent)
             return analysis, exports
         finally:
             self._active.discard(uri)
+
+    def _current(self, key: tuple, doc: Document) -> bool:
+        """Is what was made from `key` (text, registry, the reads of other files and their tokens) still what
+        the document and the files it read say now?"""
+        if key[0] != doc.text or key[1] is not self.registry():
+            return False
+        reads = key[2].items() if isinstance(key[2], dict) else key[2]
+        return all(self._token(dep, what) == token for (dep, what), token in list(reads))
+
+    def _token(self, uri: str, what: tuple) -> str:
+        exports = self.exports(uri)
+        return exports.token(what) if exports is not None else _ABSENT
+
+    def exports(self, uri: str) -> Optional[Exports]:
+        """What files importing `uri` read of it: its analysis's exports when that is current, else its
+        light exports (made without the analysis: LightSummary)."""
+        round_ = self._round
+        if round_ is not None:
+            if uri in round_:
+                return round_[uri][1] if round_[uri] else None
+            if ("exports", uri) in round_:
+                return round_[("exports", uri)]
+        if uri in self._active:  # an import cycle: what we had, if anything
+            cached = self._analyses.get(uri)
+            light = self._lights.get(uri)
+            return cached[2] if cached else light[1] if light else None
+        doc = self._document(uri)
+        if doc is None:
+            exports = None
+        else:
+            self._active.add(uri)
+            try:
+                cached = self._analyses.get(uri)
+                if cached is not None and self._current(cached[0], doc):
+                    exports = cached[2]
+                else:
+                    exports = self._light(uri, doc)
+            finally:
+                self._active.discard(uri)
+        if round_ is not None:
+            round_[("exports", uri)] = exports
+        return exports
+
+    def _light(self, uri: str, doc: Document) -> Exports:
+        light = self._lights.get(uri)
+        if light is not None and not light[2].failed and self._current(light[0], doc):
+            return light[1]
+        deps: dict = {}  # (the reads of its signatures, made later, are added to it: its key holds it)
+        resolver = _Resolver(self, uri, deps)
+        analyzer = DocumentAnalyzer(self.registry, self.caches, resolver.external, resolver.constants)
+        summary = analyzer.light(doc.text, uri, holder=_light_holder(uri))
+        exports = _light_exports(uri, summary)
+        self._lights[uri] = ((doc.text, self.registry(), deps), exports, summary)
+        return exports
+
+    def _drop_light(self, uri: str) -> None:
+        if self._lights.pop(uri, None) is not None:
+            self.caches.forget(_light_holder(uri))
 
     def _explain_unresolved(self, uri: str, analysis: DocumentAnalysis, summary: ModuleSummary) -> None:
         """A call without directions whose callee is imported says where it was to come from (S6)."""
@@ -252,39 +384,42 @@ def _package_roots(folder: Path) -> list[Path]:
     return out
 
 
+def _light_holder(uri: str) -> str:
+    """Who holds in the caches what a file's light exports use (caches.py): not the file's own analysis."""
+    return uri + "#exports"
+
+
 class _Resolver:
-    """Answers a document's questions about other files, recording what it used."""
+    """Answers a document's questions about other files, recording each read with its token (`deps`)."""
 
     def __init__(self, workspace: Workspace, uri: str, deps: dict):
         self.workspace = workspace
         self.uri = uri
         self.deps = deps
 
-    def fingerprint(self, uri: str) -> str:
-        result = self.workspace._analyse(uri)
-        return result[1].fingerprint if result else ""
-
     def _exports(self, module: Optional[str], level: int) -> tuple[Optional[str], Optional[Exports]]:
         target = self.workspace.resolve_module(self.uri, module, level)
         if target is None or target == self.uri:
             return target, None
-        result = self.workspace._analyse(target)
-        exports = result[1] if result else None
-        self.deps[target] = exports.fingerprint if exports else ""
-        return target, exports
+        return target, self.workspace.exports(target)
+
+    def _read(self, target: str, exports: Optional[Exports], what: tuple) -> None:
+        self.deps[(target, what)] = exports.token(what) if exports is not None else _ABSENT
+
+    def _function(self, target: str, exports: Optional[Exports], name: str) -> Optional[Fn]:
+        self._read(target, exports, ("f", name))
+        return exports.functions[name] if exports is not None and name in exports.functions else None
 
     def external(self, ref: ir.CalleeRef, ctx: ModuleContext) -> Optional[Fn]:
         if ref.how == CalleeForm.HOME:  # a name in an inline helper of another file: that file's function or import
             target = ref.module
             if target == self.uri:
                 return None
-            result = self.workspace._analyse(target)
-            exports = result[1] if result else None
-            self.deps[target] = exports.fingerprint if exports else ""
-            if exports is None:
-                return None
-            if ref.name in exports.functions:
-                return exports.functions[ref.name]
+            exports = self.workspace.exports(target)
+            found = self._function(target, exports, ref.name)
+            if found is not None or exports is None:
+                return found
+            self._read(target, exports, ("i", ref.name))
             imported = exports.imports.get(ref.name)
             return self._imported_function(target, imported, 0) if imported is not None else None
         if ref.how == CalleeForm.NAME:
@@ -294,8 +429,8 @@ class _Resolver:
             module = ctx.modules.get(ref.module)
             if module is None:
                 return None
-            _, exports = self._exports(module[0], module[1])
-            return exports.functions.get(ref.name) if exports else None
+            target, exports = self._exports(module[0], module[1])
+            return self._function(target, exports, ref.name) if target is not None and target != self.uri else None
         return None
 
     def _imported_function(self, from_uri: str, imported, depth: int) -> Optional[Fn]:
@@ -303,13 +438,11 @@ class _Resolver:
         target = self.workspace.resolve_module(from_uri, imported.module, imported.level)
         if target is None or target == self.uri or depth > 4:
             return None
-        result = self.workspace._analyse(target)
-        exports = result[1] if result else None
-        self.deps[target] = exports.fingerprint if exports else ""
-        if exports is None:
-            return None
-        if imported.name in exports.functions:
-            return exports.functions[imported.name]
+        exports = self.workspace.exports(target)
+        found = self._function(target, exports, imported.name)
+        if found is not None or exports is None:
+            return found
+        self._read(target, exports, ("i", imported.name))
         again = exports.imports.get(imported.name)
         return self._imported_function(target, again, depth + 1) if again is not None else None
 
@@ -317,30 +450,39 @@ class _Resolver:
         """Constants imported from other files of the workspace (for folding shapes and trip counts)."""
         out = {}
         for local, imported in ctx.imported.items():
-            _, exports = self._exports(imported.module, imported.level)
+            target, exports = self._exports(imported.module, imported.level)
+            if target is None or target == self.uri:
+                continue
+            self._read(target, exports, ("c", imported.name))
             if exports is not None and imported.name in exports.constants:
                 out[local] = exports.constants[imported.name]
         return out
 
 
 def _exports(uri: str, summary: ModuleSummary) -> Exports:
-    functions, offsets, constants, imported = summary.functions, summary.offsets, summary.constants, summary.imports
-    external = {}
-    parts = []
-    for name, fn in sorted(functions.items()):
-        external[name] = external_copy(fn, f"{name}@{uri}", (uri, offsets.get(name, 0)))
-        if fn.kind is ir.Kind.INLINE:  # N1: expanded elsewhere, its names still mean what they mean here
-            external[name].body = _homed(external[name].body, uri, external[name].owner)
-        # declared directions too (callers' InParamWritten reads them, IW7), and where the function
-        # sits (callers' hints link to its parameters)
-        parts.append(repr((name, fn.kind.value, [d.value for d in fn.dirs], [p.type for p in fn.params],
-                           [p.name for p in fn.params], [p.decl.value for p in fn.params], [p.span for p in fn.params],
-                           offsets.get(name, 0), fn.hidden_outputs, fn.returns,
-                           fn.source.digest if fn.kind is ir.Kind.INLINE and fn.source is not None else "")))
-    parts.append(repr(sorted(constants.items(), key=lambda kv: kv[0])))
-    parts.append(repr(sorted(imported.items())))
-    fingerprint = hashlib.sha1("\n".join(parts).encode("utf-8", "replace")).hexdigest()
-    return Exports(external, dict(constants), fingerprint, dict(imported))
+    tokens: dict = {}
+    functions = {name: _export_function(uri, name, fn, summary.offsets.get(name, 0), tokens)
+                 for name, fn in sorted(summary.functions.items())}
+    return Exports(functions, dict(summary.constants), dict(summary.imports), tokens)
+
+
+def _light_exports(uri: str, summary: LightSummary) -> Exports:
+    tokens: dict = {}
+    return Exports(LazyFunctions(uri, summary, tokens), dict(summary.constants), dict(summary.imports), tokens)
+
+
+def _export_function(uri: str, name: str, fn: Fn, offset: int, tokens: dict) -> Fn:
+    """A module-level pl function as other files see it (its effective signature; an inline helper's body
+    too), and its token in `tokens`: what a reader compares, declared directions included (callers'
+    InParamWritten reads them, IW7), and where the function sits (callers' hints link to its parameters)."""
+    external = external_copy(fn, f"{name}@{uri}", (uri, offset))
+    if fn.kind is ir.Kind.INLINE:  # N1: expanded elsewhere, its names still mean what they mean here
+        external.body = _homed(external.body, uri, external.owner)
+    tokens[name] = repr((name, fn.kind.value, [d.value for d in fn.dirs], [p.type for p in fn.params],
+                         [p.name for p in fn.params], [p.decl.value for p in fn.params], [p.span for p in fn.params],
+                         offset, fn.hidden_outputs, fn.returns,
+                         fn.source.digest if fn.kind is ir.Kind.INLINE and fn.source is not None else ""))
+    return external
 
 
 def _homed(body: list, uri: str, owner: str) -> list:
