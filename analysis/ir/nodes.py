@@ -398,6 +398,9 @@ class Function:
     problems: list[tuple[str, str, Span]] = field(default_factory=list)  # declaration errors
     returns_span: Optional[Span] = None
     digest: str = field(default="", compare=False)  # what it was lowered from (workspace/document.py)
+    # an inline helper's body as other files expand it, by (its file, its owner there): made once per
+    # lowering (workspace._homed), which the caches keep while the text is unchanged
+    homed: dict = field(default_factory=dict, compare=False, repr=False)
 
     def param_index(self, name: str) -> Optional[int]:
         for i, p in enumerate(self.params):

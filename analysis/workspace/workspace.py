@@ -477,7 +477,14 @@ def _export_function(uri: str, name: str, fn: Fn, offset: int, tokens: dict) -> 
     InParamWritten reads them, IW7), and where the function sits (callers' hints link to its parameters)."""
     external = external_copy(fn, f"{name}@{uri}", (uri, offset))
     if fn.kind is ir.Kind.INLINE:  # N1: expanded elsewhere, its names still mean what they mean here
-        external.body = _homed(external.body, uri, external.owner)
+        source = fn.source
+        if source is not None and source.body is fn.body:  # (as lowered: made once per lowering)
+            key = (uri, external.owner)
+            if key not in source.homed:
+                source.homed[key] = _homed(fn.body, uri, external.owner)
+            external.body = source.homed[key]
+        else:
+            external.body = _homed(external.body, uri, external.owner)
     tokens[name] = repr((name, fn.kind.value, [d.value for d in fn.dirs], [p.type for p in fn.params],
                          [p.name for p in fn.params], [p.decl.value for p in fn.params], [p.span for p in fn.params],
                          offset, fn.hidden_outputs, fn.returns,
