@@ -113,7 +113,31 @@ class OpView:
         return None
 
 
+class Types(dict):
+    """Variable version -> Type, as infer_types makes them. Once made (`final`), the stages after it
+    only read them: what an operator call resolves to under them is kept on the call (resolve_op)."""
+
+    __slots__ = ("final",)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.final = False
+
+
 def resolve_op(call: ir.OpCall, types: Mapping, registry: Registry) -> OpView:
+    if type(types) is Types and types.final:
+        # every stage after inference asks about the same calls under the same types: the view is found
+        # by the types' identity, without the operands' kinds again
+        known = call.views.get(id(types))
+        if known is not None and known[0] is types and known[1] is registry:
+            return known[2]
+        view = _resolve_op(call, types, registry)
+        call.views[id(types)] = (types, registry, view)
+        return view
+    return _resolve_op(call, types, registry)
+
+
+def _resolve_op(call: ir.OpCall, types: Mapping, registry: Registry) -> OpView:
     if call.dsl == "@setitem":  # N5: `dst[...] = src`, by dst's type
         base = kind_of(call.args[0], types)
         op = {"tile": "tile.assemble", "array": "array.update_element"}.get(base, "tensor.assemble")
@@ -126,9 +150,9 @@ def resolve_op(call: ir.OpCall, types: Mapping, registry: Registry) -> OpView:
     # their call kept every operator call ever analysed alive: issue 13)
     views = call.views
     known = views.get(id(resolved))
-    if known is not None and known.resolved is resolved:
+    if type(known) is OpView and known.resolved is resolved:
         return known
-    if len(views) >= 4:  # (a call has one or two kinds of operands in practice; ids of gone resolutions)
+    if len(views) >= 8:  # (a call has one or two kinds of operands in practice; ids of gone resolutions)
         views.clear()
     view = views[id(resolved)] = OpView(call, resolved)
     return view
@@ -157,10 +181,11 @@ def subscript_is_slice(sub: ir.Subscript, types: Mapping) -> bool:
 
 
 def infer_types(params, body: list, registry: Registry, returns_of: ReturnsOf) -> dict:
-    types: dict = {}
+    types = Types()
     for p in params:
         types[p.var] = p.type
     _block(body, types, registry, returns_of)
+    types.final = True
     return types
 
 
