@@ -30,6 +30,7 @@ bench: $(STAMP)
 	$(PY) tools/bench_server.py
 	$(PY) tools/bench_registry.py
 	$(PY) tools/bench_models.py
+	$(PY) tools/bench_fresh.py
 
 # a long editing session against the real server: answers equal a fresh server's, memory within 1.1x
 soak: $(STAMP)
