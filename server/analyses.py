@@ -22,6 +22,12 @@ A request answers for the newest text:
 - anything else (diagnostics, a request for a whole document, clients that cannot refresh
   hints), when the analysis of the newest text is done.
 
+Hints first: the worker makes an analysis as far as what hints show (every call's directions, the
+signatures: document.Rest), hands it to the requests for hints, whole documents' included, and
+then at once makes the rest of it (task graphs, hazards, misuse) for everything else. An edit's
+directions are on screen that much earlier (issue 20: a third of decode_fwd.py's analysis is its
+task graph and hazards).
+
 A document whose last analysis took longer than `PAUSED_AFTER_SECONDS` is analysed once its typing
 pauses for `PAUSE_SECONDS`, not at every keystroke: its viewports and hovers are answered moved
 meanwhile, so the analysis does not hold the interpreter while they are answered (genpl 50000:
@@ -89,6 +95,10 @@ class Done:
     generation: int
     analysis: Optional[DocumentAnalysis]
     seconds: float = 0.0
+
+    @property
+    def complete(self) -> bool:
+        return self.analysis is None or self.analysis.complete
 
 
 @dataclass
@@ -169,7 +179,7 @@ class Analyses:
     def _lend_later(self, helper: str) -> None:
         self.lending[helper] = Lending(time.monotonic() + LENDING_DELAY_SECONDS)  # a newer change starts it again
 
-    async def _open_callers_lent(self, helper: str, text) -> bool:
+    async def _open_callers_lent(self, helper: str, text, hints: bool = False) -> bool:
         """For a whole answer of a helper: have its open callers' analyses of their newest texts lent it
         what they expand, and has the helper borrowed that? If not, one step towards it (the caller's
         analyses wanted, or the helper's borrowing again) and False. Callers only on disk are not
@@ -182,13 +192,13 @@ class Analyses:
         if (self.generation, self.server.documents.get(helper)) != (state[0], text):
             return False  # a change meanwhile: ask again
         stale = [c for c in callers if c != helper and self.server.documents.get(c) is not None
-                 and self.fresh(c) is None]
+                 and self.fresh(c, hints=True) is None]
         if stale:
             for caller in reversed(stale):
                 self.want(caller)
             await self._next_done(0.5)
             return False
-        analysis = await loop.run_in_executor(self.worker, self._analysis, helper)
+        analysis = await loop.run_in_executor(self.worker, self._analysis, helper, hints)
         if (self.generation, self.server.documents.get(helper)) == (state[0], text):
             self._lent(helper, text, state[0], analysis)
             self.borrowed_after_open_callers[helper] = state
@@ -206,29 +216,33 @@ class Analyses:
         self.wanted.pop(uri, None)
 
     # -- answers ---------------------------------------------------------------------------------
-    def fresh(self, uri: str) -> Optional[Done]:
-        """The analysis of the newest text in the current state, if it is done."""
+    def fresh(self, uri: str, hints: bool = False) -> Optional[Done]:
+        """The analysis of the newest text in the current state, if it is done (`hints`: as far as what
+        hints show, at least)."""
         text = self.server.documents.get(uri)
         done = self.done.get(uri)
-        if text is None or done is None or done.version != text.version or done.generation != self.generation:
+        if text is None or done is None or done.version != text.version or done.generation != self.generation \
+                or not (hints or done.complete):
             return None
         return done
 
-    async def ask(self, uri: str, moved_after: Optional[float] = None, lines: Optional[tuple[int, int]] = None):
-        """(text, analysis) for the newest text; see the module's docstring for `moved_after`."""
+    async def ask(self, uri: str, moved_after: Optional[float] = None, lines: Optional[tuple[int, int]] = None,
+                  hints: bool = False):
+        """(text, analysis) for the newest text; see the module's docstring for `moved_after`. `hints`:
+        the analysis may be one made as far as what hints show."""
         started = time.monotonic()
         while True:
             text = self.server.documents.get(uri)
             if text is None or not self.server.is_python(uri):
                 return text, None
-            done = self.fresh(uri)
+            done = self.fresh(uri, hints)
             if done is not None:
                 if moved_after is not None or uri not in self.helpers:
                     return text, done.analysis
-                if await self._open_callers_lent(uri, text):  # a whole answer for a helper
+                if await self._open_callers_lent(uri, text, hints):  # a whole answer for a helper
                     return text, self.done[uri].analysis
                 continue
-            movable = moved_after is not None and self._can_move(uri)
+            movable = moved_after is not None and self._can_move(uri, hints)
             if moved_after is not None and not movable:
                 self.due.pop(uri, None)  # a viewport that cannot be moved (a header edit) does not wait for a pause
             self.want(uri)
@@ -248,11 +262,13 @@ class Analyses:
         generation, changed = self.last_change
         return generation if changed is None or changed != uri else self.other_change_generation
 
-    def _can_move(self, uri: str) -> bool:
+    def _can_move(self, uri: str, hints: bool = False) -> bool:
         done = self.done.get(uri)
         text = self.server.documents.get(uri)
         if done is None or done.analysis is None or text is None or not self.server.can_refresh_hints():
             return False
+        if not (hints or done.complete):
+            return False  # a hover asks for operators and hazards too: they follow the hints at once
         if self.foreign_generation(uri) > done.generation:
             return False  # another document changed since: the new meaning waits for the analysis
         edits = text.edits_since(done.version)
@@ -330,9 +346,14 @@ class Analyses:
                 self.running = uri
                 try:
                     version, analysis, seconds, helper = await loop.run_in_executor(self.worker, self._analyse, uri)
+                    self._finished(uri, Done(version, generation, analysis, seconds))
+                    if analysis is not None and not analysis.complete and self.fresh(uri, hints=True) is not None:
+                        # its hints are out: the rest of it (task graph, hazards, misuse) at once, if its
+                        # text is still the newest (a request waiting for the whole of it wants it again)
+                        version, analysis, more, _ = await loop.run_in_executor(self.worker, self._analyse, uri, False)
+                        self._finished(uri, Done(version, generation, analysis, seconds + more))
                 finally:
                     self.running = None
-                self._finished(uri, Done(version, generation, analysis, seconds))
                 if helper and uri not in self.helpers:
                     self.helpers.add(uri)
                     self._lend_later(uri)
@@ -362,13 +383,14 @@ class Analyses:
         except asyncio.TimeoutError:
             pass
 
-    def _analyse(self, uri: str):
-        """On the worker thread: the analysis of the text the document has now."""
+    def _analyse(self, uri: str, hints_only: bool = True):
+        """On the worker thread: the analysis of the text the document has now (`hints_only`: as far as
+        what hints show; the rest is made by the same call without it)."""
         started = time.perf_counter()
         snapshot = self.server.documents.snapshot(uri)
         helper = False
         try:
-            analysis = self.server.lens.analysis(uri)
+            analysis = self.server.lens.analysis(uri, hints_only)
             helper = analysis is not None and self.server.lens.borrows(uri)
         except Exception:
             log.error("analysis of %s failed:\n%s", uri, traceback.format_exc())
@@ -433,9 +455,9 @@ class Analyses:
             log.error("analysis of %s (lending to a helper) failed:\n%s", caller, traceback.format_exc())
         return True
 
-    def _analysis(self, uri: str) -> Optional[DocumentAnalysis]:
+    def _analysis(self, uri: str, hints_only: bool = False) -> Optional[DocumentAnalysis]:
         try:
-            analysis = self.server.lens.analysis(uri)
+            analysis = self.server.lens.analysis(uri, hints_only)
         except Exception:
             log.error("analysis of %s failed:\n%s", uri, traceback.format_exc())
             return None

@@ -26,7 +26,8 @@ def install(server) -> None:
         current = ls.documents.get(uri)
         whole = current is None or (params.range.start.line <= 0 and params.range.end.line >= current.line_count - 1)
         # a viewport may be answered from the last analysis moved through the edits (server/analyses.py)
-        text, analysis = await ls.analysis(uri, None if whole else (params.range.start.line, params.range.end.line))
+        text, analysis = await ls.analysis(uri, None if whole else (params.range.start.line, params.range.end.line),
+                                           hints=True)
         if text is None or analysis is None or not ls.settings.inlayHints.enabled:
             return []
         encoding = ls.encoding
@@ -47,7 +48,7 @@ def install(server) -> None:
         if not uri or data.get("kind") == "more":
             return hint
         line = data.get("line")
-        text, analysis = await ls.analysis(uri, (line, line) if isinstance(line, int) else None)
+        text, analysis = await ls.analysis(uri, (line, line) if isinstance(line, int) else None, hints=True)
         if analysis is None:
             return hint
         if data.get("kind") == "signature":

@@ -174,19 +174,20 @@ class LensServer(LanguageServer):
             self.workspace_inlay_hint_refresh(None)
 
     # -- analyses ------------------------------------------------------------------------
-    async def analysis(self, uri: str, lines: Optional[tuple[int, int]] = None
+    async def analysis(self, uri: str, lines: Optional[tuple[int, int]] = None, hints: bool = False
                        ) -> tuple[Optional[LspText], Optional[DocumentAnalysis]]:
         """The analysis of the document's newest text (analyses.py). With `lines` (the lines a viewport
         or a hover asks about, in the newest text) the last analysis moved through the edits since may
-        answer while the new one runs."""
+        answer while the new one runs. `hints`: for inlay hints, which an analysis made as far as
+        what hints show answers (its task graph, hazards and misuse follow)."""
         if not self.settings_in.is_set():  # the client's settings, if they come soon (else the defaults)
             try:
                 await asyncio.wait_for(self.settings_in.wait(), SETTINGS_WAIT_SECONDS)
             except asyncio.TimeoutError:
                 self.settings_in.set()  # (once: the later answers do not wait)
         if lines is None:
-            return await self.analyses.ask(uri)
-        return await self.analyses.ask(uri, MOVED_AFTER_SECONDS, lines)
+            return await self.analyses.ask(uri, hints=hints)
+        return await self.analyses.ask(uri, MOVED_AFTER_SECONDS, lines, hints)
 
     def set_roots(self, params: types.InitializeParams) -> None:
         roots = []

@@ -113,6 +113,33 @@ def test_incremental_equals_from_scratch(sequence):
     assert view(workspace.analysis(uri)) == view(fresh.analysis("file:///incremental/fresh.py"))
 
 
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(edits())
+def test_hints_first_then_the_rest_equals_a_whole_analysis(sequence):
+    """An analysis made hints first (document.Rest) shows the whole analysis's hints and signatures,
+    and its rest, made later, its diagnostics and task graphs, after any edits."""
+    texts = OpenTexts()
+    workspace = Workspace(open_documents=texts)
+    uri = "file:///incremental/hints.py"
+    text = PROGRAM
+    texts.open(uri, text, 1)
+    for version, edit in enumerate(sequence, start=2):
+        text = apply(text, edit)
+        texts.change(uri, text, version)
+        workspace.analysis(uri, hints_only=version % 2 == 0)  # some analyses are left half-made
+    hints = workspace.analysis(uri, hints_only=True)
+    whole_texts = OpenTexts()
+    whole = Workspace(open_documents=whole_texts)
+    whole_texts.open("file:///incremental/whole.py", text, 1)
+    expected = whole.analysis("file:///incremental/whole.py")
+    assert view(hints)[0::2] == view(expected)[0::2]  # the hints and the signatures
+    made = workspace.analysis(uri)
+    assert made.complete and view(made) == view(expected)
+    assert [(g.function, len(g.tasks), len(g.edges)) for g in made.graphs] == \
+        [(g.function, len(g.tasks), len(g.edges)) for g in expected.graphs]
+    assert workspace.analysis(uri) is made  # the rest is made once
+
+
 def hints_of(text: str):
     texts = OpenTexts()
     workspace = Workspace(open_documents=texts)

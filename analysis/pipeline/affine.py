@@ -29,10 +29,23 @@ class Symbol:
         return self.name
 
 
-@dataclass(frozen=True)
 class Affine:
-    const: int
-    terms: tuple  # ((Symbol, coeff), ...), no zero coefficient, in a canonical order
+    """`const + sum(coeff * symbol)`: `terms` is ((Symbol, coeff), ...), no zero coefficient, in a
+    canonical order. A value: never changed once made, equal by what it says. (A plain class, not a
+    frozen dataclass: the task graph makes tens of thousands per analysis, and a frozen dataclass's
+    constructor costs three times as much.)"""
+
+    __slots__ = ("const", "terms")
+
+    def __init__(self, const: int, terms: tuple):
+        self.const = const
+        self.terms = terms
+
+    def __eq__(self, other) -> bool:
+        return type(other) is Affine and self.const == other.const and self.terms == other.terms
+
+    def __hash__(self) -> int:
+        return hash((self.const, self.terms))
 
     def __repr__(self) -> str:
         parts = [f"{c}*{s.name}" if c != 1 else s.name for s, c in self.terms]

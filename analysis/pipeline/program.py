@@ -152,7 +152,12 @@ class ProgramChain:
         return state.fns
 
     def finish(self) -> ProgramResult:
-        state, analysed, declared = self.state, self.analysed, self.declared
+        return self.rest(self.calls())
+
+    def calls(self) -> ProgramResult:
+        """The third phase's first part: every call's directions (what hints show). The result's other
+        parts are made by `rest`."""
+        state = self.state
         results: list[CallResult] = []
         for fn in state.fns.values():
             if fn.origin in (Origin.INLINE, Origin.EXTERNAL):
@@ -161,7 +166,12 @@ class ProgramChain:
             results.extend(derive_calls(state, fn))
         for result in results:  # a program's derivations repeat a few values (sharing.py)
             result.derivations = [_shared(d) for d in result.derivations]
+        return ProgramResult(self.name, state.fns, results, [], homes=self.homes)
 
+    def rest(self, result: ProgramResult) -> ProgramResult:
+        """The third phase's second part, on `calls()`'s result: InParamWritten, misuse, the operator
+        uses and the task graphs. (Again after a preemption: it only reads the chain's state.)"""
+        state, analysed, declared = self.state, self.analysed, self.declared
         preempt.check()
         writes: list[InParamWrite] = []
         for fn in analysed:
@@ -171,9 +181,10 @@ class ProgramChain:
                            types=fn.types)
                 spans = {k: p.annotation_span for k, p in enumerate(fn.source.params)}
                 writes.extend(check(state, probe, declared[fn.key], spans))
-
-        result = ProgramResult(self.name, state.fns, results, writes, misuse(state, analysed, results, declared),
-                               operator_uses(state), graphs_with_hazards(state, results), self.homes)
+        problems = misuse(state, analysed, result.calls, declared)
+        operators = operator_uses(state)
+        graphs = graphs_with_hazards(state, result.calls)
+        result.in_param_written, result.problems, result.operators, result.graphs = writes, problems, operators, graphs
         for fn in state.fns.values():  # the stages' views of operator calls were for them (3 MB at genpl 50000)
             for stmt in op_calls(fn.body):
                 stmt.value.views.clear()

@@ -179,10 +179,11 @@ class Caches:
         return self.splitters[uri]
 
     @contextmanager
-    def analysing(self, uri: Optional[str]):
+    def analysing(self, uri: Optional[str], adding: bool = False):
         """While a document is analysed, what it uses of each cache is recorded; afterwards that is
-        what the document holds (instead of what its previous analysis used). Analyses nest (a
-        document analyses what it imports): each records its own."""
+        what the document holds (instead of what its previous analysis used; `adding`: besides it, for
+        the rest of an analysis made hints first). Analyses nest (a document analyses what it
+        imports): each records its own."""
         caches = self.all()
         saved = [cache.recording for cache in caches.values()]
         used = {name: {} for name in caches}
@@ -203,7 +204,10 @@ class Caches:
                 for name, cache in caches.items():
                     old, new = before[name], used[name]
                     cache.hold({key: value for key, value in new.items() if key not in old})
-                    cache.release([key for key in old if key not in new])
+                    if adding:
+                        used[name] = {**old, **new}
+                    else:
+                        cache.release([key for key in old if key not in new])
                 self._held[uri] = used
 
     def forget(self, uri: str) -> None:

@@ -27,7 +27,7 @@ from ..syntax import nodes as s
 from ..vocabulary import Code, Severity
 from .caches import Caches, ParsedUnit, parse
 from .helper_callers import lent_scopes
-from .placement import place
+from .placement import place, place_calls
 from .relevance import relevance
 from .results import BY_START, Diagnostic, DocumentAnalysis, Range
 
@@ -102,7 +102,17 @@ class DocumentAnalyzer:
         # what this analysis uses of the caches is what the document holds; the values its results
         # repeat are made once (sharing.py)
         with self.caches.analysing(uri), one_per_value():
-            return self._analyse(text, uri, version)
+            analysis, summary, rest = self._analyse(text, uri, version, hints_only=False)
+            return analysis, summary
+
+    def analyse_hints(self, text: str, uri: Optional[str] = None,
+                      version: Optional[int] = None) -> tuple[DocumentAnalysis, ModuleSummary, Optional["Rest"]]:
+        """The analysis as far as what hints show (every call's directions, the signatures, the syntax
+        errors, what the document lends other files' helpers), and what is left of it: `Rest.made()`
+        gives the whole analysis (None: it is whole already). An edit's directions are on screen
+        before its program's task graph, hazards and misuse are made (issue 20)."""
+        with self.caches.analysing(uri), one_per_value():
+            return self._analyse(text, uri, version, hints_only=True)
 
     def light(self, text: str, uri: Optional[str], holder: str) -> LightSummary:
         """What importing files read of the document (LightSummary), without its analysis."""
@@ -145,7 +155,8 @@ class DocumentAnalyzer:
         ctx = build_context(top, self.imported_constants, _config_classes(units, statements))
         return units, parsed, ctx
 
-    def _analyse(self, text: str, uri: Optional[str], version: Optional[int]) -> tuple[DocumentAnalysis, ModuleSummary]:
+    def _analyse(self, text: str, uri: Optional[str], version: Optional[int],
+                 hints_only: bool) -> tuple[DocumentAnalysis, ModuleSummary, Optional["Rest"]]:
         units = self.caches.splitter(uri).split(text) if uri else chunker.split(text)
         lines = text.split("\n")
         parsed: list[ParsedUnit] = []
@@ -176,6 +187,7 @@ class DocumentAnalyzer:
         registry = self.registry()
         analysis = DocumentAnalysis(uri, version, [], [], diagnostics)
         alias = next((name for name, path in ctx.aliases.items() if path == "pl"), "pl")
+        rest = Rest(self, units, lines, alias)
         for program in programs:
             preempt.check()
             functions = self._lower(program, units, ctx, fingerprint)
@@ -183,19 +195,23 @@ class DocumentAnalyzer:
                 continue
             size = sum(len(units[src.unit].code) for src, _ in functions.values())
             try:
-                result, key = self._chain(program, functions, registry, ctx, summary, closures, size)
+                result, key, left = self._chain(program, functions, registry, ctx, summary, closures, size, hints_only)
             except RecursionError:
                 analysis.diagnostics.append(_failure(program, units, "is nested too deeply to analyse"))
                 continue
             offsets = tuple((name, units[src.unit].start) for name, (src, _) in functions.items())
-            calls, signatures, found, operators, (graphs, hazards, notes) = self.caches.placed.get_or(
-                (key, offsets, alias), lambda: place(program, functions, units, lines, result, alias), size)
+            if left is None:
+                calls, signatures, found, operators, (graphs, hazards, notes) = self.caches.placed.get_or(
+                    (key, offsets, alias), lambda: place(program, functions, units, lines, result, alias), size)
+                analysis.diagnostics.extend(found + hazards)
+                analysis.operators.extend(operators)
+                analysis.graphs.extend(graphs)
+                analysis.optional_diagnostics.extend(notes)
+            else:  # hints first: the rest of this program's results when Rest.made() is asked
+                calls, signatures = place_calls(program, functions, units, lines, result)
+                rest.programs.append(_ProgramRest(program, functions, result, key[0], offsets, size, *left))
             analysis.calls.extend(calls)
             analysis.signatures.extend(signatures)
-            analysis.diagnostics.extend(found + hazards)
-            analysis.operators.extend(operators)
-            analysis.graphs.extend(graphs)
-            analysis.optional_diagnostics.extend(notes)
             analysis.lent.extend(lent_scopes(result, functions, units, uri))
             if program.kind == "module":
                 summary.functions = {name: result.fns[name] for name in functions if name in result.fns}
@@ -204,8 +220,11 @@ class DocumentAnalyzer:
                 closures[(program.name, program.unit)] = (
                     {name: result.fns[name] for name in functions if name in result.fns}, units[program.unit].start)
         analysis.calls.sort(key=BY_START)
+        if rest.programs:
+            analysis.complete = False
+            return analysis, summary, rest
         analysis.diagnostics = _dedupe_operator_notes(analysis.diagnostics)
-        return analysis, summary
+        return analysis, summary, None
 
     def _lower(self, program: ProgramDecl, units, ctx: ModuleContext,
                fingerprint: str) -> dict[str, tuple[FunctionSource, ir.Function]]:
@@ -243,9 +262,10 @@ class DocumentAnalyzer:
                                                 lambda: external_copy(fn, owner, (None, offset)), 100)
 
     def _chain(self, program: ProgramDecl, functions, registry: Registry, ctx: ModuleContext, summary: ModuleSummary,
-               closures: dict, size: int) -> tuple[ProgramResult, tuple]:
-        """The program's result, and the content it was made from (its functions' lowerings and the
-        effective signatures it read of other programs and files)."""
+               closures: dict, size: int, hints_only: bool = False) -> tuple[ProgramResult, tuple, Optional[tuple]]:
+        """The program's result, the content it was made from (its functions' lowerings and the
+        effective signatures it read of other programs and files), and with `hints_only`, unless the
+        result was cached whole, what is left to make of it: (the chain, what it read) for `_Rest`."""
         lowered = [fn for _, fn in functions.values()]
         externals: dict = {}
 
@@ -260,17 +280,76 @@ class DocumentAnalyzer:
         key = (program.name, tuple(fn.digest for fn in lowered), registry)
         hit = self.caches.programs.get(key)
         if hit is not None and all(signature_token(external(ref)) == token for ref, token in hit[1].items()):
-            return hit[0], (key, frozenset(hit[1].items()))
+            return hit[0], (key, frozenset(hit[1].items())), None
         pending = self.pending.pop(key, None)
         if pending is not None and all(signature_token(external(ref)) == token for ref, token in pending[1].items()):
             chain = pending[0]  # the chain this document's LightSummary ran as far as the signatures: go on from there
             chain.state.external = external
-            result = chain.finish()
         else:
-            result = analyse_program(program.name, lowered, registry, external)
+            chain = ProgramChain(program.name, lowered, registry, external)
+            chain.signatures()
+        result = chain.calls()
+        read = {ref: signature_token(fn) for ref, fn in externals.items()}
+        if hints_only:
+            return result, (key, frozenset(read.items())), (chain, externals)
+        chain.rest(result)
         read = {ref: signature_token(fn) for ref, fn in externals.items()}
         self.caches.programs.put(key, (result, read), size)
-        return result, (key, frozenset(read.items()))
+        return result, (key, frozenset(read.items())), None
+
+
+@dataclass
+class _ProgramRest:
+    """One program of a document analysed as far as its calls (DocumentAnalyzer.analyse_hints)."""
+
+    program: ProgramDecl
+    functions: dict
+    result: ProgramResult
+    key: tuple  # the programs cache's key of its result
+    offsets: tuple
+    size: int
+    chain: ProgramChain
+    externals: dict  # what its chain read of other programs and files
+
+
+class Rest:
+    """What `analyse_hints` left of a document's analysis: each program's task graphs, hazards,
+    InParamWritten, misuse and operator uses, and their places. `made(analysis)` makes them, once,
+    and gives the whole analysis (a new object: the hints' one is not changed); its programs'
+    results are cached whole then, as `analyse` would have."""
+
+    def __init__(self, analyzer: "DocumentAnalyzer", units, lines: list[str], alias: str):
+        self.analyzer, self.units, self.lines, self.alias = analyzer, units, lines, alias
+        self.programs: list[_ProgramRest] = []
+        self.whole: Optional[DocumentAnalysis] = None
+
+    def made(self, hints: DocumentAnalysis) -> DocumentAnalysis:
+        if self.whole is not None:
+            return self.whole
+        with self.analyzer.caches.analysing(hints.uri, adding=True), one_per_value():
+            return self._made(hints)
+
+    def _made(self, hints: DocumentAnalysis) -> DocumentAnalysis:
+        caches = self.analyzer.caches
+        analysis = DocumentAnalysis(hints.uri, hints.version, list(hints.calls), list(hints.signatures),
+                                    list(hints.diagnostics), lent=list(hints.lent))
+        for p in self.programs:
+            preempt.check()
+            p.chain.rest(p.result)  # (again after a preemption: it only reads the chain's state)
+        for p in self.programs:
+            read = {ref: signature_token(fn) for ref, fn in p.externals.items()}
+            caches.programs.put(p.key, (p.result, read), p.size)
+            placed = caches.placed.get_or(
+                ((p.key, frozenset(read.items())), p.offsets, self.alias),
+                lambda p=p: place(p.program, p.functions, self.units, self.lines, p.result, self.alias), p.size)
+            _calls, _signatures, found, operators, (graphs, hazards, notes) = placed
+            analysis.diagnostics.extend(found + hazards)
+            analysis.operators.extend(operators)
+            analysis.graphs.extend(graphs)
+            analysis.optional_diagnostics.extend(notes)
+        analysis.diagnostics = _dedupe_operator_notes(analysis.diagnostics)
+        self.whole, self.programs = analysis, []
+        return analysis
 
 
 def signature_token(fn: Optional[Fn]) -> Optional[tuple]:

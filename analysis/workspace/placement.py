@@ -87,10 +87,17 @@ def _depth(key: str, fns: dict[str, Fn], depth: dict[str, int]) -> int:
 
 
 def place(program: ProgramDecl, functions, units, lines: list[str], result: ProgramResult, alias: str):
-    """(call sites, signature changes, diagnostics) of one program, in absolute positions."""
+    """(call sites, signature changes, diagnostics, operator sites, placed graphs) of one program, in
+    absolute positions."""
+    calls, signatures = place_calls(program, functions, units, lines, result)
+    return (calls, signatures) + place_rest(program, functions, units, lines, result, alias)
+
+
+def place_calls(program: ProgramDecl, functions, units, lines: list[str], result: ProgramResult):
+    """(call sites, signature changes) of one program, in absolute positions: what hints show, which
+    `ProgramChain.calls` gives before the rest of the analysis."""
     calls: list[CallSite] = []
     signatures: list[SignatureChange] = []
-    diagnostics: list[Diagnostic] = []
     places = _Places(functions, units, _owners(result))
     depth = _depths(result.fns)
     groups: dict = {}
@@ -121,6 +128,13 @@ def place(program: ProgramDecl, functions, units, lines: list[str], result: Prog
             signatures.append(SignatureChange(
                 fn.name, param.name, r.end_line, r.end_col, param.decl.value, fn.dirs[k].value,
                 tuple(places.explain(d) for d in fn.reasons.get(k, [])), whole))
+    return calls, signatures
+
+
+def place_rest(program: ProgramDecl, functions, units, lines: list[str], result: ProgramResult, alias: str):
+    """(diagnostics, operator sites, placed graphs) of one program, in absolute positions."""
+    diagnostics: list[Diagnostic] = []
+    places = _Places(functions, units, _owners(result))
     for write in result.in_param_written:
         r = places.range(write.owner, write.span)
         if r is None:
@@ -144,7 +158,7 @@ def place(program: ProgramDecl, functions, units, lines: list[str], result: Prog
             operators.append(OperatorSite(r, use.dsl, use.op_name, use.info, use.effects))
     extents = {name: Range(units[src.unit].start, 0, units[src.unit].end - 1, 0)
                for name, (src, _) in functions.items()}
-    return calls, signatures, diagnostics, operators, place_graphs(result.graphs, places, lines, extents, alias)
+    return diagnostics, operators, place_graphs(result.graphs, places, lines, extents, alias)
 
 
 _UPGRADES = {"U4": "PyPTO's InCore upgrade (U4)", "P3": "caller propagation (P3)"}

@@ -149,6 +149,9 @@ class DocumentAnalysis:
     optional_diagnostics: list = field(default_factory=list)
     # scopes of other files' inline helpers this document expands (helper_callers.LentScope)
     lent: list = field(default_factory=list)
+    # False: made as far as what hints show (calls, signatures, syntax errors, lent scopes); its task
+    # graphs, hazards, misuse and operator sites follow (document.Rest)
+    complete: bool = True
     _index: Optional[tuple] = field(default=None, init=False, repr=False, compare=False)
     _by_line: dict = field(default_factory=dict, init=False, repr=False, compare=False)
 

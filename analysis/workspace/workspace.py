@@ -35,7 +35,7 @@ from ..registry.registry import Registry
 from ..syntax.parser import parse_unit
 from ..vocabulary import Code, Severity
 from .caches import Caches
-from .document import DocumentAnalyzer, LightSummary, ModuleSummary
+from .document import DocumentAnalyzer, LightSummary, ModuleSummary, Rest
 from . import helper_callers
 from .helper_callers import Lending, with_callers
 from .documents import DiskFiles, Document, OpenDocuments, OpenTexts, path_to_uri, uri_to_path
@@ -113,7 +113,8 @@ class Workspace:
         self.caches = Caches()
         self._registry_source = registry
         self._registry: Optional[Registry] = None
-        self._analyses: dict[str, tuple[tuple, DocumentAnalysis, Exports]] = {}
+        # uri -> (key, its analysis, its exports, what is left of an analysis made hints first: document.Rest)
+        self._analyses: dict[str, tuple[tuple, DocumentAnalysis, Exports, Optional[Rest]]] = {}
         self._lights: dict[str, tuple[tuple, Exports, LightSummary]] = {}  # files read only for their exports
         self._lock = threading.RLock()
         self._active: set = set()  # documents being analysed (import cycles)
@@ -167,10 +168,12 @@ class Workspace:
             self.lending = Lending()
 
     # -- analyses ---------------------------------------------------------------------------
-    def analysis(self, uri: str) -> Optional[DocumentAnalysis]:
-        """The document's analysis, its inline helpers' headers as far as the lending store knows its callers."""
+    def analysis(self, uri: str, hints_only: bool = False) -> Optional[DocumentAnalysis]:
+        """The document's analysis, its inline helpers' headers as far as the lending store knows its
+        callers. `hints_only`: it may be made as far as what hints show (its `complete` False): a later
+        question for the whole of it makes the rest, once (document.Rest)."""
         with self._lock, self._question():
-            result = self._analyse(uri)
+            result = self._analyse(uri, hints_only)
             return with_callers(self, uri, *result) if result else None
 
     @contextmanager
@@ -189,7 +192,7 @@ class Workspace:
         """The files (`open_only`: the open documents) that may expand `uri`'s inline helpers (none when
         it has no helper with a scope)."""
         with self._lock, self._question():
-            result = self._analyse(uri)
+            result = self._analyse(uri, hints_only=True)
             return helper_callers.callers(self, uri, result[1], open_only) if result else []
 
     def borrows(self, uri: str) -> bool:
@@ -202,7 +205,7 @@ class Workspace:
         """Bring what `caller` lends up to date (its analysis records it; the early cutoff makes it cheap
         when nothing it reads changed)."""
         with self._lock, self._question():
-            self._analyse(caller)
+            self._analyse(caller, hints_only=True)  # (what it lends is made with its calls)
 
     def settle(self, uri: str) -> None:
         """Lend `uri` everything its callers lend now (what the server does in the background)."""
@@ -215,21 +218,25 @@ class Workspace:
         with self._lock:
             cached = self._analyses.get(uri)
             light = self._lights.get(uri)
-            reads = cached[0][2] if cached else list(light[0][2].items()) if light else []
+            reads = list(cached[0][2].items()) if cached else list(light[0][2].items()) if light else []
             return list(dict.fromkeys(dep for (dep, _), _ in reads))
 
-    def _analyse(self, uri: str) -> Optional[tuple[DocumentAnalysis, Exports]]:
-        if self._round is not None and uri in self._round:
-            return self._round[uri]
+    def _analyse(self, uri: str, hints_only: bool = False) -> Optional[tuple[DocumentAnalysis, Exports]]:
+        round_ = self._round
+        if round_ is not None:
+            if uri in round_:
+                return round_[uri]
+            if hints_only and ("hints", uri) in round_:
+                return round_[("hints", uri)]
         if uri in self._active:  # an import cycle: use what we had, if anything
             cached = self._analyses.get(uri)
             return (cached[1], cached[2]) if cached else None
-        result = self._analyse_checked(uri)
-        if self._round is not None:
-            self._round[uri] = result
+        result = self._analyse_checked(uri, hints_only)
+        if round_ is not None:
+            round_[uri if result is None or result[0].complete else ("hints", uri)] = result
         return result
 
-    def _analyse_checked(self, uri: str) -> Optional[tuple[DocumentAnalysis, Exports]]:
+    def _analyse_checked(self, uri: str, hints_only: bool = False) -> Optional[tuple[DocumentAnalysis, Exports]]:
         doc = self._document(uri)
         if doc is None:
             return None
@@ -237,7 +244,10 @@ class Workspace:
         try:
             cached = self._analyses.get(uri)
             if cached is not None and self._current(cached[0], doc):
-                key, analysis, exports = cached
+                key, analysis, exports, rest = cached
+                if rest is not None and not hints_only:
+                    analysis = rest.made(analysis)  # (a preemption leaves the hints' analysis as it was)
+                    self._analyses[uri] = (key, analysis, exports, None)
                 if analysis.version != doc.version:
                     analysis.version = doc.version
                 return analysis, exports
@@ -251,14 +261,18 @@ class Workspace:
             if taken is not None:  # the chain its exports ran as far as the signatures: the analysis goes on from there
                 key, chain, read = taken
                 analyzer.pending[key] = (chain, read)
-            analysis, summary = analyzer.analyse(doc.text, uri, doc.version)
+            if hints_only:
+                analysis, summary, rest = analyzer.analyse_hints(doc.text, uri, doc.version)
+            else:
+                (analysis, summary), rest = analyzer.analyse(doc.text, uri, doc.version), None
             if not doc.valid_utf8:
                 analysis.diagnostics.insert(0, Diagnostic(Code.INVALID_UTF8, Severity.WARNING,
                                                           "this file is not valid UTF-8: invalid bytes were "
                                                           "read as U+FFFD", Range(0, 0, 0, 0)))
             self._explain_unresolved(uri, analysis, summary)
             exports = _exports(uri, summary)
-            self._analyses[uri] = ((doc.text, self.registry(), tuple(deps.items())), analysis, exports)
+            # (the reads stay a live dict: the rest of an analysis made hints first may add to them)
+            self._analyses[uri] = ((doc.text, self.registry(), deps), analysis, exports, rest)
             self._drop_light(uri)  # (its analysis answers importers from now on)
             self.lending.record(uri, doc.text, deps, analysis.lent)
             return analysis, exports

@@ -32,7 +32,7 @@ class SlowEngine:
         self.gate.set()
         self.analysed: list = []  # the versions analysed, in order
 
-    def analysis(self, uri: str) -> DocumentAnalysis:
+    def analysis(self, uri: str, hints_only: bool = False) -> DocumentAnalysis:
         snapshot = self.documents.snapshot(uri)  # (the workspace reads the text first, as here)
         self.gate.wait(10)
         self.analysed.append(snapshot.version)
@@ -342,7 +342,7 @@ class LendingEngine(SlowEngine):
         self.events: list = []
         self.lending = threading.Event()
 
-    def analysis(self, uri: str) -> DocumentAnalysis:
+    def analysis(self, uri: str, hints_only: bool = False) -> DocumentAnalysis:
         result = super().analysis(uri)
         self.events.append(result.version)
         return result
@@ -383,3 +383,46 @@ async def test_a_change_while_a_caller_lends_is_analysed_first_and_the_caller_le
     events = server.lens.events
     # the edit did not wait for the lending (the helper's whole answers analyse it again: more 1s and 2s)
     assert events.index("gave way") < events.index(2) < events.index("lent")
+
+
+class HintsFirstEngine(SlowEngine):
+    """An engine that gives the hints of an analysis at once and its rest (document.Rest) when the
+    test lets it go."""
+
+    def __init__(self, documents: Documents):
+        super().__init__(documents)
+        self.gate.set()
+        self.rest = threading.Event()
+        self.asked: list = []  # (version, hints_only) of every question
+
+    def analysis(self, uri: str, hints_only: bool = False) -> DocumentAnalysis:
+        result = super().analysis(uri)
+        self.asked.append((result.version, hints_only))
+        if hints_only:
+            result.complete = False
+            return result
+        self.rest.wait(10)
+        result.diagnostics.append("the rest")
+        return result
+
+
+async def test_hints_are_answered_before_the_rest_of_the_analysis_is_made():
+    server = FakeServer()
+    server.lens = HintsFirstEngine(server.documents)
+    server.open()
+    # a whole document's hints: answered by the analysis made as far as the hints
+    text, answer = await asyncio.wait_for(server.analyses.ask(URI, hints=True), 5.0)
+    assert hints(answer) == [(2, 9), (4, 9)] and not answer.complete and answer.diagnostics == []
+    # what needs the rest (diagnostics) waits for it, which the worker makes at once
+    whole = asyncio.ensure_future(server.analyses.ask(URI))
+    await asyncio.sleep(0.05)
+    assert not whole.done() and server.lens.asked == [(1, True), (1, False)]
+    # meanwhile a hover answers nothing moved from the half-made analysis: it waits as well
+    hover = asyncio.ensure_future(server.analyses.ask(URI, MOVED_AFTER_SECONDS, (2, 2)))
+    await asyncio.sleep(0.05)
+    assert not hover.done()
+    server.lens.rest.set()
+    _, done = await asyncio.wait_for(whole, 5.0)
+    assert done.complete and done.diagnostics == ["the rest"]
+    _, hovered = await asyncio.wait_for(hover, 5.0)
+    assert hovered is done
