@@ -191,8 +191,11 @@ class Analyses:
         callers = await loop.run_in_executor(self.worker, self._callers, helper, True)
         if (self.generation, self.server.documents.get(helper)) != (state[0], text):
             return False  # a change meanwhile: ask again
-        stale = [c for c in callers if c != helper and self.server.documents.get(c) is not None
-                 and self.fresh(c, hints=True) is None]
+        open_callers = [c for c in callers if c != helper and self.server.documents.get(c) is not None]
+        if not open_callers:  # its analysis borrowed what the store has: no open caller is to lend more
+            self.borrowed_after_open_callers[helper] = state
+            return True
+        stale = [c for c in open_callers if self.fresh(c, hints=True) is None]
         if stale:
             for caller in reversed(stale):
                 self.want(caller)
@@ -347,6 +350,8 @@ class Analyses:
                 try:
                     version, analysis, seconds, helper = await loop.run_in_executor(self.worker, self._analyse, uri)
                     self._finished(uri, Done(version, generation, analysis, seconds))
+                    if helper and self.fresh(uri, hints=True) is not None:
+                        await self._alone(loop, uri)
                     if analysis is not None and not analysis.complete and self.fresh(uri, hints=True) is not None:
                         # its hints are out: the rest of it (task graph, hazards, misuse) at once, if its
                         # text is still the newest (a request waiting for the whole of it wants it again)
@@ -359,6 +364,17 @@ class Analyses:
                     self._lend_later(uri)
         finally:
             self.active = False
+            self._wake()
+
+    async def _alone(self, loop, helper: str) -> None:
+        """A helper just analysed with no other open document calling it: its analysis borrowed what the
+        store has, and no open caller is to lend it more, so its whole answers need not wait (for the
+        rest of its analysis, which the worker makes next, to list its callers): `_open_callers_lent`."""
+        state = (self.generation, self.server.documents.get(helper))
+        callers = await loop.run_in_executor(self.worker, self._callers, helper, True)
+        if (self.generation, self.server.documents.get(helper)) == state and \
+                not [c for c in callers if c != helper and self.server.documents.get(c) is not None]:
+            self.borrowed_after_open_callers[helper] = (state[0], state[1].version)
             self._wake()
 
     def _next_wanted(self) -> Optional[str]:
