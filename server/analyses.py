@@ -155,9 +155,9 @@ class Analyses:
         if self.helpers:
             self._start()
         if uri is not None and self.server.is_python(uri):
-            self._others_later(uri)
             now = time.monotonic()
             after_a_pause = now - self.last_typed.get(uri, now - PAUSE_SECONDS) >= PAUSE_SECONDS
+            self._others_later(uri, after_a_pause)
             self.last_typed[uri] = now
             done = self.done.get(uri)
             if done is not None and done.seconds > PAUSED_AFTER_SECONDS:  # a newer change puts it off again
@@ -165,12 +165,14 @@ class Analyses:
                 self.due[uri] = now + (FIRST_PAUSE_SECONDS if first else PAUSE_SECONDS)
             self.want(uri)
 
-    def _others_later(self, uri: str) -> None:
+    def _others_later(self, uri: str, first: bool = False) -> None:
         """The other open documents, analysed again once the typing pauses, after `uri`: an import
         may have changed what they show, and an editor asks again for a document it does not edit only
         when told to (the refresh in `_finished`). The early cutoff makes it cheap when nothing they
-        read changed."""
-        due = time.monotonic() + PAUSE_SECONDS
+        read changed. After the `first` change following a pause they wait as the changed document
+        does, `FIRST_PAUSE_SECONDS` (a kernel's `pl.Out` made `pl.InOut` is one edit: its callers' new
+        hints were 100 ms later for nothing)."""
+        due = time.monotonic() + (FIRST_PAUSE_SECONDS if first else PAUSE_SECONDS)
         for other in list(self.server.documents):
             if other != uri and other in self.done and self.server.is_python(other):
                 self.due[other] = max(self.due.get(other, 0.0), due)

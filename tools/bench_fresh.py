@@ -152,7 +152,9 @@ def signature_at_caller(folder: Path, rounds: int) -> dict:
         model_lines = model_text.split("\n")
         call = next(i for i, line in enumerate(model_lines) if re.search(r"= scale_tile\(", line))
         session.client.request("textDocument/inlayHint", {"textDocument": {"uri": model}, "range": whole(model_text)})
-        line = next(i for i, ln in enumerate(blocks_text.split("\n")) if ln.startswith("def scale_tile("))
+        block_lines = blocks_text.split("\n")
+        header = next(i for i, ln in enumerate(block_lines) if ln.startswith("def scale_tile("))
+        line = next(i for i in range(header, len(block_lines)) if block_lines[i].strip().startswith("dst: pl.Out["))
         col = blocks_text.split("\n")[line].index("pl.Out[") + len("pl.")
         times, refreshed = [], 0
         for r in range(rounds):

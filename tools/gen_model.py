@@ -39,7 +39,10 @@ from shapes import BLOCKS, COLS, HIDDEN, ROWS, TOKENS
 
 
 @pl.jit.incore
-def scale_tile(src: {ROW}, dst: pl.Out[{ROW}]):
+def scale_tile(
+    src: {ROW},
+    dst: pl.Out[{ROW}],
+):
     t = pl.load(src, [0, 0], [ROWS, COLS])
     dst = pl.store(pl.mul(t, t), [0, 0], dst)
     return dst

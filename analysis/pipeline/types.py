@@ -132,6 +132,8 @@ def resolve_op(call: ir.OpCall, types: Mapping, registry: Registry) -> OpView:
         if known is not None and known[0] is types and known[1] is registry:
             return known[2]
         view = _resolve_op(call, types, registry)
+        if len(call.views) >= 8:  # (views for the types of analyses gone: an analysis left half-made keeps them)
+            call.views.clear()
         call.views[id(types)] = (types, registry, view)
         return view
     return _resolve_op(call, types, registry)
