@@ -121,6 +121,7 @@ class Analyses:
         self.server = server
         self.worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pypto-lens-analysis")
         self.done: dict[str, Done] = {}
+        self.whole: dict[str, Done] = {}  # the last complete analysis of each document (hovers are moved from it)
         self.generation = 0  # bumped by every change that may change an analysis (any document, the registry)
         # which change made the newest generation, and the newest one made by another (None: not a
         # document): a document's last analysis is older than a change of something else when
@@ -216,6 +217,7 @@ class Analyses:
         self.due.pop(uri, None)
         self.last_typed.pop(uri, None)
         self.done.pop(uri, None)
+        self.whole.pop(uri, None)
         self.answered.pop(uri, None)
         self.moved_version.pop(uri, None)
         self.wanted.pop(uri, None)
@@ -259,7 +261,7 @@ class Analyses:
                 waited = self.moved_version.get(uri) == text.version or self.done[uri].seconds > MOVED_AFTER_SECONDS
                 wait = 0 if waited else moved_after - (time.monotonic() - started)
                 if wait <= 0:
-                    return text, self._moved(uri, text, lines)
+                    return text, self._moved(uri, text, lines, hints)
             await self._next_done(wait)
 
     def foreign_generation(self, uri: str) -> int:
@@ -268,19 +270,18 @@ class Analyses:
         return generation if changed is None or changed != uri else self.other_change_generation
 
     def _can_move(self, uri: str, hints: bool = False) -> bool:
-        done = self.done.get(uri)
+        # (a hover asks for operators and hazards too: it is moved from the last complete analysis)
+        done = self.done.get(uri) if hints else self.whole.get(uri)
         text = self.server.documents.get(uri)
         if done is None or done.analysis is None or text is None or not self.server.can_refresh_hints():
             return False
-        if not (hints or done.complete):
-            return False  # a hover asks for operators and hazards too: they follow the hints at once
         if self.foreign_generation(uri) > done.generation:
             return False  # another document changed since: the new meaning waits for the analysis
         edits = text.edits_since(done.version)
         return edits is not None and not _touches_a_signature(edits, text)
 
-    def _moved(self, uri: str, text, lines: Optional[tuple[int, int]]) -> Optional[DocumentAnalysis]:
-        done = self.done[uri]
+    def _moved(self, uri: str, text, lines: Optional[tuple[int, int]], hints: bool = False) -> Optional[DocumentAnalysis]:
+        done = self.done[uri] if hints else self.whole[uri]
         self.moved_version[uri] = text.version
         edits = text.edits_since(done.version)
         first, last = lines if lines is not None else (0, None)
@@ -350,15 +351,22 @@ class Analyses:
                 generation = self.generation
                 self.running = uri
                 try:
+                    before = self.done.get(uri)
                     version, analysis, seconds, helper = await loop.run_in_executor(self.worker, self._analyse, uri)
-                    self._finished(uri, Done(version, generation, analysis, seconds))
+                    # (what the whole analysis costs, for the pauses in typing: the last one's when only the hints are made)
+                    whole = seconds if analysis is None or analysis.complete or before is None else \
+                        max(seconds, before.seconds)
+                    self._finished(uri, Done(version, generation, analysis, whole))
                     if helper and self.fresh(uri, hints=True) is not None:
                         await self._alone(loop, uri)
                     if analysis is not None and not analysis.complete and self.fresh(uri, hints=True) is not None:
                         # its hints are out: the rest of it (task graph, hazards, misuse) at once, if its
-                        # text is still the newest (a request waiting for the whole of it wants it again)
-                        version, analysis, more, _ = await loop.run_in_executor(self.worker, self._analyse, uri, False)
-                        self._finished(uri, Done(version, generation, analysis, seconds + more))
+                        # text is still the newest (a request waiting for the whole of it wants it again);
+                        # it gives way to any change meanwhile (typing right after a file opened)
+                        made = await loop.run_in_executor(self.worker, self._rest, uri, generation)
+                        if made is not None:
+                            version, analysis, more = made
+                            self._finished(uri, Done(version, generation, analysis, seconds + more))
                 finally:
                     self.running = None
                 if helper and uri not in self.helpers:
@@ -378,6 +386,23 @@ class Analyses:
                 not [c for c in callers if c != helper and self.server.documents.get(c) is not None]:
             self.borrowed_after_open_callers[helper] = (state[0], state[1].version)
             self._wake()
+
+    def _rest(self, uri: str, generation: int):
+        """On the worker thread: the rest of the document's analysis made hints first, unless a change
+        comes meanwhile (then None: what it did not finish is made again when the whole is asked)."""
+        started = time.perf_counter()
+        try:
+            with preemptible(lambda: self.generation != generation):  # (an int read on this thread)
+                analysis = self.server.lens.analysis(uri)
+        except Preempted:
+            return None
+        except Exception:
+            log.error("analysis of %s failed:\n%s", uri, traceback.format_exc())
+            return None
+        if analysis is None:
+            return None
+        analysis.calls_between(0, 0)
+        return analysis.version, analysis, time.perf_counter() - started
 
     def _next_wanted(self) -> Optional[str]:
         """The most wanted document whose analysis may start now (None: all wait for a pause in typing)."""
@@ -503,7 +528,11 @@ class Analyses:
         if text is not None:
             before = self.done.get(uri)
             self.done[uri] = done
-            text.forget_before(done.version)
+            if done.complete:
+                self.whole[uri] = done
+            whole = self.whole.get(uri)  # (the edits since it are kept too: a hover is moved from it)
+            text.forget_before(done.version if whole is None or whole.version is None or done.version is None
+                               else min(done.version, whole.version))
             self.timings = (self.timings + [done.seconds])[-50:]
             if done.generation == self.generation and done.version == text.version:
                 self._maybe_refresh(uri, done)

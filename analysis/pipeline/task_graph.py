@@ -29,6 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Optional
 
+from .. import preempt
 from ..ir import nodes as ir
 from ..ir.nodes import ArgDir, Dir, Kind
 from ..sharing import shared
@@ -217,6 +218,7 @@ def task_graphs(state, results: list[CallResult]) -> list[tuple[TaskGraph, Simul
     out = []
     footprints = Footprints(state)
     for fn in graph_functions(state):
+        preempt.check()
         builder = _Builder(state, fn, by_call, footprints)
         graph, sim = builder.run()
         if graph.tasks:

@@ -426,3 +426,46 @@ async def test_hints_are_answered_before_the_rest_of_the_analysis_is_made():
     assert done.complete and done.diagnostics == ["the rest"]
     _, hovered = await asyncio.wait_for(hover, 5.0)
     assert hovered is done
+
+
+class GivingWayEngine(HintsFirstEngine):
+    """Its rest takes a while, step by step (as Rest.made asks preempt.check() between its stages)."""
+
+    def __init__(self, documents: Documents):
+        super().__init__(documents)
+        self.rest.set()
+        self.events: list = []
+        self.resting = threading.Event()
+
+    def analysis(self, uri: str, hints_only: bool = False) -> DocumentAnalysis:
+        if hints_only:
+            return super().analysis(uri, True)
+        self.resting.set()
+        try:
+            for _ in range(100):  # 0.5 s of a task graph
+                preempt.check()
+                time.sleep(0.005)
+        except preempt.Preempted:
+            self.events.append("gave way")
+            raise
+        self.events.append("rest made")
+        return super().analysis(uri, False)
+
+
+async def test_the_rest_of_an_analysis_gives_way_to_a_change():
+    server = FakeServer()
+    server.lens = GivingWayEngine(server.documents)
+    server.open()
+    await asyncio.wait_for(server.analyses.ask(URI, hints=True), 5.0)
+    for _ in range(200):  # the rest starts at once
+        if server.lens.resting.is_set():
+            break
+        await asyncio.sleep(0.01)
+    started = time.monotonic()
+    server.edit(2, (3, 4), (3, 5), "2")
+    text, answer = await asyncio.wait_for(server.analyses.ask(URI, hints=True), 5.0)
+    assert text.version == 2 and answer.version == 2
+    assert time.monotonic() - started < 0.4  # not after the rest of version 1
+    assert server.lens.events[0] == "gave way"
+    _, whole = await asyncio.wait_for(server.analyses.ask(URI), 5.0)
+    assert whole.complete and whole.version == 2 and server.lens.events[-1] == "rest made"
