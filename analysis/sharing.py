@@ -13,7 +13,7 @@ only where equal values are of one type (True == 1: a table keyed by equality ha
 from __future__ import annotations
 
 from contextlib import contextmanager
-from typing import Iterator, TypeVar
+from typing import Iterator, Optional, TypeVar
 
 T = TypeVar("T")
 
@@ -21,16 +21,22 @@ _tables: list[dict] = []  # the table of the analysis under way (one thread anal
 
 
 @contextmanager
-def one_per_value() -> Iterator[None]:
-    """Values `shared` within it are one object each (an inner one uses the outer table)."""
+def one_per_value(table: Optional[dict] = None) -> Iterator[None]:
+    """Values `shared` within it are one object each (an inner one uses the outer table). `table`:
+    the one an earlier part of the same analysis used (`current_table()`: an analysis made hints first
+    makes its rest later, with the same values)."""
     if _tables:
         yield
         return
-    _tables.append({})
+    _tables.append(table if table is not None else {})
     try:
         yield
     finally:
         _tables.pop()
+
+
+def current_table() -> Optional[dict]:
+    return _tables[0] if _tables else None
 
 
 def shared(value: T) -> T:

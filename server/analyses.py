@@ -402,6 +402,7 @@ class Analyses:
         if analysis is None:
             return None
         analysis.calls_between(0, 0)
+        give_back_free_pages()
         return analysis.version, analysis, time.perf_counter() - started
 
     def _next_wanted(self) -> Optional[str]:

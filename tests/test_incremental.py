@@ -135,6 +135,7 @@ def test_hints_first_then_the_rest_equals_a_whole_analysis(sequence):
     assert view(hints)[0::2] == view(expected)[0::2]  # the hints and the signatures
     made = workspace.analysis(uri)
     assert made.complete and view(made) == view(expected)
+    assert [(d.code, d.range) for d in made.diagnostics] == [(d.code, d.range) for d in expected.diagnostics]
     assert [(g.function, len(g.tasks), len(g.edges)) for g in made.graphs] == \
         [(g.function, len(g.tasks), len(g.edges)) for g in expected.graphs]
     assert workspace.analysis(uri) is made  # the rest is made once

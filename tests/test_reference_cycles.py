@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import ast
 import gc
+
+import pytest
 from collections import Counter
 from pathlib import Path
 
@@ -77,7 +79,9 @@ def _edited(text: str) -> str:
     return "\n".join(lines)
 
 
-def test_analyses_of_edited_programs_leave_no_garbage_in_cycles():
+@pytest.mark.parametrize("hints_first", [False, True])
+def test_analyses_of_edited_programs_leave_no_garbage_in_cycles(hints_first):
+    """Also when each analysis is made hints first and then its rest (the server's way, document.Rest)."""
     paths = sorted(PROGRAMS.glob("*.py"))
     texts = OpenTexts()
     workspace = Workspace([PROGRAMS], open_documents=texts)
@@ -92,6 +96,8 @@ def test_analyses_of_edited_programs_leave_no_garbage_in_cycles():
         for uri, text in uris.items():
             for version, edited in ((2, _edited(text)), (3, text)):
                 texts.open(uri, edited, version)
+                if hints_first:
+                    workspace.analysis(uri, hints_only=True)
                 workspace.analysis(uri)
         gc.collect()
         kinds = Counter(type(o).__qualname__ for o in gc.garbage)

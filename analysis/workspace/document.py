@@ -21,13 +21,13 @@ from ..ir.module import FunctionSource, ProgramDecl, build_context, find_program
 from ..pipeline.model import Fn, external_copy
 from ..pipeline.program import ProgramChain, ProgramResult, analyse_program
 from ..registry.registry import Registry
-from ..sharing import one_per_value
+from ..sharing import current_table, one_per_value
 from ..syntax import chunker
 from ..syntax import nodes as s
 from ..vocabulary import Code, Severity
 from .caches import Caches, ParsedUnit, parse
 from .helper_callers import lent_scopes
-from .placement import place, place_calls
+from .placement import place, place_calls, place_rest
 from .relevance import relevance
 from .results import BY_START, Diagnostic, DocumentAnalysis, Range
 
@@ -209,7 +209,10 @@ class DocumentAnalyzer:
                 analysis.optional_diagnostics.extend(notes)
             else:  # hints first: the rest of this program's results when Rest.made() is asked
                 calls, signatures = place_calls(program, functions, units, lines, result)
-                rest.programs.append(_ProgramRest(program, functions, result, key[0], offsets, size, *left))
+                rest.programs.append(_ProgramRest(program, functions, result, key[0], offsets, size, *left,
+                                                  (calls, signatures), (len(analysis.diagnostics),
+                                                  len(analysis.operators), len(analysis.graphs),
+                                                  len(analysis.optional_diagnostics))))
             analysis.calls.extend(calls)
             analysis.signatures.extend(signatures)
             analysis.lent.extend(lent_scopes(result, functions, units, uri))
@@ -222,6 +225,7 @@ class DocumentAnalyzer:
         analysis.calls.sort(key=BY_START)
         if rest.programs:
             analysis.complete = False
+            rest.diagnostics_made = len(analysis.diagnostics)
             return analysis, summary, rest
         analysis.diagnostics = _dedupe_operator_notes(analysis.diagnostics)
         return analysis, summary, None
@@ -310,6 +314,9 @@ class _ProgramRest:
     size: int
     chain: ProgramChain
     externals: dict  # what its chain read of other programs and files
+    placed_calls: tuple  # (call sites, signature changes) placed for the hints: the whole placement keeps them
+    # where its diagnostics, operators, graphs and notes go in the analysis's lists (programs in order)
+    at: tuple
 
 
 class Rest:
@@ -321,32 +328,41 @@ class Rest:
     def __init__(self, analyzer: "DocumentAnalyzer", units, lines: list[str], alias: str):
         self.analyzer, self.units, self.lines, self.alias = analyzer, units, lines, alias
         self.programs: list[_ProgramRest] = []
+        self.diagnostics_made = 0  # how many diagnostics the hints' analysis had (the workspace may add)
         self.whole: Optional[DocumentAnalysis] = None
+        self.values = current_table()  # the hints' values, which the rest repeats (sharing.py)
 
     def made(self, hints: DocumentAnalysis) -> DocumentAnalysis:
         if self.whole is not None:
             return self.whole
-        with self.analyzer.caches.analysing(hints.uri, adding=True), one_per_value():
-            return self._made(hints)
+        with self.analyzer.caches.analysing(hints.uri, adding=True), one_per_value(self.values):
+            made = self._made(hints)
+        self.values = None
+        return made
 
     def _made(self, hints: DocumentAnalysis) -> DocumentAnalysis:
         caches = self.analyzer.caches
+        # (a program whose result was cached whole placed its graphs, diagnostics and operators already)
         analysis = DocumentAnalysis(hints.uri, hints.version, list(hints.calls), list(hints.signatures),
-                                    list(hints.diagnostics), lent=list(hints.lent))
+                                    list(hints.diagnostics), list(hints.operators), list(hints.graphs),
+                                    list(hints.optional_diagnostics), list(hints.lent))
         for p in self.programs:
             preempt.check()
             p.chain.rest(p.result)  # (again after a preemption: it only reads the chain's state)
-        for p in self.programs:
+        added = len(hints.diagnostics) - self.diagnostics_made  # (at the front: the workspace's own)
+        for p in reversed(self.programs):  # each program's results where it stands among the others
             read = {ref: signature_token(fn) for ref, fn in p.externals.items()}
             caches.programs.put(p.key, (p.result, read), p.size)
             placed = caches.placed.get_or(
                 ((p.key, frozenset(read.items())), p.offsets, self.alias),
-                lambda p=p: place(p.program, p.functions, self.units, self.lines, p.result, self.alias), p.size)
+                lambda p=p: p.placed_calls + place_rest(p.program, p.functions, self.units, self.lines, p.result,
+                                                        self.alias), p.size)
             _calls, _signatures, found, operators, (graphs, hazards, notes) = placed
-            analysis.diagnostics.extend(found + hazards)
-            analysis.operators.extend(operators)
-            analysis.graphs.extend(graphs)
-            analysis.optional_diagnostics.extend(notes)
+            diagnostics_at, operators_at, graphs_at, notes_at = p.at
+            analysis.diagnostics[diagnostics_at + added:diagnostics_at + added] = found + hazards
+            analysis.operators[operators_at:operators_at] = operators
+            analysis.graphs[graphs_at:graphs_at] = graphs
+            analysis.optional_diagnostics[notes_at:notes_at] = notes
         analysis.diagnostics = _dedupe_operator_notes(analysis.diagnostics)
         self.whole, self.programs = analysis, []
         return analysis
