@@ -194,7 +194,7 @@ class Analyses:
         callers = await loop.run_in_executor(self.worker, self._callers, helper, True)
         if (self.generation, self.server.documents.get(helper)) != (state[0], text):
             return False  # a change meanwhile: ask again
-        open_callers = [c for c in callers if c != helper and self.server.documents.get(c) is not None]
+        open_callers = self._open_others(helper, callers)
         if not open_callers:  # its analysis borrowed what the store has: no open caller is to lend more
             self.borrowed_after_open_callers[helper] = state
             return True
@@ -382,10 +382,13 @@ class Analyses:
         rest of its analysis, which the worker makes next, to list its callers): `_open_callers_lent`."""
         state = (self.generation, self.server.documents.get(helper))
         callers = await loop.run_in_executor(self.worker, self._callers, helper, True)
-        if (self.generation, self.server.documents.get(helper)) == state and \
-                not [c for c in callers if c != helper and self.server.documents.get(c) is not None]:
+        if (self.generation, self.server.documents.get(helper)) == state and not self._open_others(helper, callers):
             self.borrowed_after_open_callers[helper] = (state[0], state[1].version)
             self._wake()
+
+    def _open_others(self, helper: str, callers: list) -> list:
+        """The callers of a helper that are other documents the editor has open."""
+        return [c for c in callers if c != helper and self.server.documents.get(c) is not None]
 
     def _rest(self, uri: str, generation: int):
         """On the worker thread: the rest of the document's analysis made hints first, unless a change

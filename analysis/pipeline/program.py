@@ -82,9 +82,6 @@ class ProgramChain:
         self.asked: dict = {}  # fn key -> the (call, callee's returns) its types were inferred from
         self.phase = 0
 
-    def _callee(self, call: ir.UserCall):
-        return self.state.callee(call)
-
     def _inline_of(self, call: ir.UserCall):
         callee = self.state.callee(call)
         if callee is not None and callee.kind is Kind.INLINE and callee.origin != Origin.OUTLINED:

@@ -19,7 +19,7 @@ from ..ir.nodes import CalleeForm
 from ..ir.lower import FunctionLowering
 from ..ir.module import FunctionSource, ProgramDecl, build_context, find_programs, is_dataclass, unit_contribution
 from ..pipeline.model import Fn, external_copy
-from ..pipeline.program import ProgramChain, ProgramResult, analyse_program
+from ..pipeline.program import ProgramChain, ProgramResult
 from ..registry.registry import Registry
 from ..sharing import current_table, one_per_value
 from ..syntax import chunker
@@ -117,12 +117,8 @@ class DocumentAnalyzer:
     def light(self, text: str, uri: Optional[str], holder: str) -> LightSummary:
         """What importing files read of the document (LightSummary), without its analysis."""
         with self.caches.analysing(holder), one_per_value():
-            units, parsed, ctx = self._parsed(text, uri)
-            statements = [p.stmts for p in parsed]
-            fingerprint = _context_key(ctx)
-            contributions = [_contribution(p, ctx, fingerprint, u.kind) for p, u in zip(parsed, units)]
-            programs = find_programs(ctx, statements, [u.kind for u in units], [u.parent for u in units],
-                                     contributions)
+            units, parsed, ctx, _ = self._parsed(text, uri)
+            fingerprint, programs = _programs(units, parsed, ctx)
             summary = LightSummary(dict(ctx.constants), dict(ctx.imported), {}, {}, ())
             module = next((p for p in programs if p.kind == "module"), None)
             if module is None:
@@ -146,27 +142,22 @@ class DocumentAnalyzer:
             return summary
 
     def _parsed(self, text: str, uri: Optional[str]):
-        """The document's units, their parses (units without pl code are skipped) and its module context."""
+        """The document's units, their parses (units without pl code are not parsed: not worth it), its
+        module context, and whether it uses pl at all."""
         units = self.caches.splitter(uri).split(text) if uri else chunker.split(text)
         relevant, uses_pl = relevance(self.caches, units)
         parsed = [parse(self.caches, unit) if relevant(unit) else _SKIPPED for unit in units]
         statements = [p.stmts for p in parsed]
         top = [st if u.kind == "statement" else [] for st, u in zip(statements, units)]
         ctx = build_context(top, self.imported_constants, _config_classes(units, statements))
-        return units, parsed, ctx
+        return units, parsed, ctx, uses_pl
 
     def _analyse(self, text: str, uri: Optional[str], version: Optional[int],
                  hints_only: bool) -> tuple[DocumentAnalysis, ModuleSummary, Optional["Rest"]]:
-        units = self.caches.splitter(uri).split(text) if uri else chunker.split(text)
+        units, parsed, ctx, uses_pl = self._parsed(text, uri)
         lines = text.split("\n")
-        parsed: list[ParsedUnit] = []
         diagnostics: list[Diagnostic] = []
-        relevant, uses_pl = relevance(self.caches, units)
-        for unit in units:
-            if not relevant(unit):
-                parsed.append(_SKIPPED)  # no pl code in it: not worth a parse
-                continue
-            result = parse(self.caches, unit)
+        for unit, result in zip(units, parsed):
             # one diagnostic per broken unit, at its first error; a file without pl code is not ours
             if result.problem is not None and uses_pl:
                 line = min(unit.start + result.problem.line, len(lines) - 1)
@@ -174,16 +165,9 @@ class DocumentAnalyzer:
                 end = _token_end(lines[line], col, result.problem.message)
                 diagnostics.append(Diagnostic(Code.SYNTAX_ERROR, Severity.ERROR, f"syntax error: {result.problem.message}",
                                               Range(line, col, line, end)))
-            parsed.append(result)
-        statements = [p.stmts for p in parsed]
-        top = [st if u.kind == "statement" else [] for st, u in zip(statements, units)]
-        ctx = build_context(top, self.imported_constants, _config_classes(units, statements))
         summary = ModuleSummary(constants=dict(ctx.constants), imports=dict(ctx.imported))
         closures: dict = {}  # (closure program, unit) -> its functions and their offset
-        fingerprint = _context_key(ctx)
-        contributions = [_contribution(p, ctx, fingerprint, u.kind) for p, u in zip(parsed, units)]
-        programs = find_programs(ctx, statements, [u.kind for u in units], [u.parent for u in units],
-                                 contributions)
+        fingerprint, programs = _programs(units, parsed, ctx)
         registry = self.registry()
         analysis = DocumentAnalysis(uri, version, [], [], diagnostics)
         alias = next((name for name, path in ctx.aliases.items() if path == "pl"), "pl")
@@ -389,6 +373,15 @@ def _config_classes(units: list, statements: list) -> tuple:
         text = unit.code + "".join(u.code for u in units if u.kind == "member" and u.parent == k)
         out.append((stmts[0], members, text))
     return tuple(out)
+
+
+def _programs(units, parsed: list, ctx: ModuleContext) -> tuple[str, list[ProgramDecl]]:
+    """The module context's key and the document's programs (each unit's share cached on its parse)."""
+    fingerprint = _context_key(ctx)
+    contributions = [_contribution(p, ctx, fingerprint, u.kind) for p, u in zip(parsed, units)]
+    programs = find_programs(ctx, [p.stmts for p in parsed], [u.kind for u in units], [u.parent for u in units],
+                             contributions)
+    return fingerprint, programs
 
 
 def _contribution(parsed: ParsedUnit, ctx: ModuleContext, fingerprint: str, kind: str):

@@ -218,8 +218,8 @@ class Workspace:
         with self._lock:
             cached = self._analyses.get(uri)
             light = self._lights.get(uri)
-            reads = list(cached[0][2].items()) if cached else list(light[0][2].items()) if light else []
-            return list(dict.fromkeys(dep for (dep, _), _ in reads))
+            reads = cached[0][2] if cached else light[0][2] if light else {}
+            return list(dict.fromkeys(dep for dep, _ in reads))
 
     def _analyse(self, uri: str, hints_only: bool = False) -> Optional[tuple[DocumentAnalysis, Exports]]:
         round_ = self._round
@@ -284,8 +284,7 @@ class Workspace:
         the document and the files it read say now?"""
         if key[0] != doc.text or key[1] is not self.registry():
             return False
-        reads = key[2].items() if isinstance(key[2], dict) else key[2]
-        return all(self._token(dep, what) == token for (dep, what), token in list(reads))
+        return all(self._token(dep, what) == token for (dep, what), token in list(key[2].items()))
 
     def _token(self, uri: str, what: tuple) -> str:
         exports = self.exports(uri)
