@@ -104,16 +104,21 @@ class _Origins:
             elif isinstance(stmt, ir.Loop):
                 for c in stmt.carries:
                     origins[c.iter_var] = origins.get(c.init, frozenset())
-                self.visit(stmt.body, False)
-                widened = False
-                for c in stmt.carries:
-                    joined = origins.get(c.iter_var, frozenset()) | origins.get(c.yield_value, frozenset())
-                    if joined != origins.get(c.iter_var, frozenset()):
-                        origins[c.iter_var] = joined
-                        widened = True
-                if widened:
+                # A pass over the body computes the same origins from the same carries' origins, so
+                # only a widened carry needs one more: the body is walked once without carries, at
+                # most twice with them (three passes per loop were 3^depth walks of nested bodies).
+                if stmt.carries:
                     self.visit(stmt.body, False)
-                self.visit(stmt.body, record)
+                    widened = False
+                    for c in stmt.carries:
+                        joined = origins.get(c.iter_var, frozenset()) | origins.get(c.yield_value, frozenset())
+                        if joined != origins.get(c.iter_var, frozenset()):
+                            origins[c.iter_var] = joined
+                            widened = True
+                    if widened or record:
+                        self.visit(stmt.body, record)
+                else:
+                    self.visit(stmt.body, record)
                 for c in stmt.carries:
                     origins[c.result] = origins.get(c.iter_var, frozenset()) | origins.get(c.yield_value, frozenset())
             elif isinstance(stmt, ir.Scope):
