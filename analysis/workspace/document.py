@@ -212,6 +212,7 @@ class DocumentAnalyzer:
             rest.diagnostics_made = len(analysis.diagnostics)
             return analysis, summary, rest
         analysis.diagnostics = _dedupe_operator_notes(analysis.diagnostics)
+        _settle(analysis.lent)
         return analysis, summary, None
 
     def _lower(self, program: ProgramDecl, units, ctx: ModuleContext,
@@ -348,8 +349,16 @@ class Rest:
             analysis.graphs[graphs_at:graphs_at] = graphs
             analysis.optional_diagnostics[notes_at:notes_at] = notes
         analysis.diagnostics = _dedupe_operator_notes(analysis.diagnostics)
+        _settle(analysis.lent)
         self.whole, self.programs = analysis, []
         return analysis
+
+
+def _settle(lent: list) -> None:
+    """What the document lends other files' helpers is placed by the time its analysis is whole (the
+    hints' analysis leaves it for later: helper_callers.LentScope)."""
+    for scope in lent:
+        scope.settle()
 
 
 def signature_token(fn: Optional[Fn]) -> Optional[tuple]:
