@@ -338,7 +338,9 @@ def test_a_helpers_borrowed_headers_follow_edits_of_it_and_of_its_callers(sequen
     def after_each_edit(workspace, uri, name, version):
         workspace.analysis(uri["helper.py"])  # what the store has now: never waits for the callers
         if version % 2:
-            workspace.analysis(uri[name])  # a caller analysed in its own right lends too
+            # a caller analysed in its own right lends too; as far as its hints, it lends captures
+            # placed only when the helper reads them (helper_callers.LentScope)
+            workspace.analysis(uri[name], hints_only=version % 4 == 1)
     assert_settled_like_fresh(*edit_the_family("multi", sequence, after_each_edit))
 
 
@@ -396,3 +398,25 @@ def test_a_lending_that_gave_way_at_any_step_leaves_what_a_finished_one_does(seq
         for caller in ("a.py", "b.py"):
             lend_giving_way(workspace, uri[caller], after)
     assert_settled_like_fresh(*edit_the_family("gave-way", sequence, after_each_edit))
+
+
+def test_a_callers_hints_lend_what_its_whole_analysis_lends():
+    """The captures a caller lends are placed when first read (helper_callers.LentScope), so its hints
+    wait for none; read, they are what its whole analysis lends, and making the rest places them."""
+    caller = "file:///incremental/lent/a.py"
+
+    def workspace_with_caller(hints_only: bool):
+        texts = OpenTexts()
+        workspace = Workspace(open_documents=texts)
+        for name, text in FILES.items():
+            texts.open(f"file:///incremental/lent/{name}", text, 1)
+        return workspace, workspace.analysis(caller, hints_only=hints_only)
+    _, whole = workspace_with_caller(False)
+    assert whole.lent and all(scope._made is None for scope in whole.lent)
+    _, read = workspace_with_caller(True)
+    assert all(scope._made is not None for scope in read.lent)
+    assert read.lent == whole.lent  # (placed as they are read)
+    assert all(scope._made is None for scope in read.lent)
+    workspace, hints = workspace_with_caller(True)
+    made = workspace.analysis(caller)  # the rest of the hints' analysis
+    assert all(scope._made is None for scope in hints.lent) and made.lent == whole.lent
