@@ -104,30 +104,57 @@ def test_an_edited_function_parses_the_same_whole_or_by_statements(which, edits)
     assert recovered[1] == plain[1] and dump(recovered[0]) == dump(plain[0])
 
 
-def test_a_keystroke_in_a_long_block_parses_the_statement_around_it_again():
+def parsed_pieces(monkeypatch) -> list:
+    """The texts pieces.py parses from now on (what it does not find in its cache)."""
+    parsed = []
+
+    def counted(text):
+        parsed.append(text.lstrip("\n"))
+        return parse_unit(text)
+    monkeypatch.setattr(pieces, "parse_unit", counted)
+    return parsed
+
+
+def test_a_keystroke_in_a_long_block_parses_the_statement_around_it_again(monkeypatch):
     text = nested_blocks()
     cache: dict = {}
     assert dump(pieces.parse_by_statements(text, cache)[0]) == dump(parse_unit(text)[0])
-    before = dict(cache)
+    parsed = parsed_pieces(monkeypatch)
     edited = text.replace("t7 = pl.add(t6, x)", "t7 = pl.add(t6, x, x)")
     whole = parse_unit(edited)
     assert dump(pieces.parse_by_statements(edited, cache)[0]) == dump(whole[0]) and whole[1] is None
-    new = set(cache) - set(before)
-    assert [piece.strip() for piece, _ in new] == ["t7 = pl.add(t6, x, x)"]
+    assert [piece.strip() for piece in parsed] == ["t7 = pl.add(t6, x, x)"]
     # the for with an else is parsed whole: an edit in it parses all of it again
     head, line, tail = text.rpartition("a3 = self.k(a, b)")  # (the for's copy of the while's statement)
     edited = head + "a3 = self.k(b, a)" + tail
     pieces.parse_by_statements(edited, cache)
-    assert any(piece.lstrip().startswith("for j") and "else:" in piece for piece, _ in set(cache) - set(before))
+    assert any(piece.lstrip().startswith("for j") and "else:" in piece for piece in parsed)
 
 
-def test_a_keystroke_parses_one_statement_again():
+def test_a_keystroke_parses_one_statement_again(monkeypatch):
     text = max(UNITS, key=len)
     cache: dict = {}
     pieces.parse_by_statements(text, cache)
-    before = dict(cache)
+    parsed = parsed_pieces(monkeypatch)
     lines = text.split("\n")
     middle = next(i for i in range(len(lines) // 2, len(lines)) if "=" in lines[i] and "(" in lines[i])
     lines[middle] = lines[middle].replace("(", "( ", 1)
     pieces.parse_by_statements("\n".join(lines), cache)
-    assert len(set(cache) - set(before)) == 1
+    assert len(parsed) == 1
+
+
+def test_a_line_added_moves_the_statements_after_it_without_parsing_them_again(monkeypatch):
+    """Their first parse moved down (nodes.moved_down) is their parse where they now stand."""
+    text = max(UNITS, key=len)
+    cache: dict = {}
+    pieces.parse_by_statements(text, cache)
+    parsed = parsed_pieces(monkeypatch)
+    lines = text.split("\n")
+    middle = next(i for i in range(len(lines) // 2, len(lines)) if "=" in lines[i] and "(" in lines[i])
+    indent = lines[middle][:len(lines[middle]) - len(lines[middle].lstrip())]
+    for added in ([indent + "_probe = 0"], [indent + "_other = 1", indent + "_probe = 0"]):
+        edited = "\n".join(lines[:middle] + added + lines[middle:])
+        by_statements, whole = pieces.parse_by_statements(edited, cache), parse_unit(edited)
+        assert dump(by_statements[0]) == dump(whole[0]) and by_statements[1] == whole[1]
+        assert parsed[-1] == added[0]  # the new line's statement, parsed; the others moved
+    assert parsed == [indent + "_probe = 0", indent + "_other = 1"]

@@ -138,6 +138,29 @@ ImportFrom = _node("ImportFrom", ("module", "level", "names"), Stmt)  # names: (
 Other = _node("Other", ("keyword", "exprs", "bodies"), Stmt)  # raise/assert/del/global/try/...
 
 
+def moved_down(value: Any, lines: int) -> Any:
+    """A copy of a parse result (nodes, lists and tuples of them, spans) `lines` lines further down
+    (up, if negative): the same text parsed there gives it, when none of it was or is at line 0 (a
+    statement's parse is kept by its text, and moved to where the statement now stands:
+    syntax/pieces.py). A start or end at (0, 0) is the parser's mark of no position: it stays."""
+    kind = type(value)
+    if kind is Span:
+        line, end_line = value.line, value.end_line
+        if line or value.col:
+            line += lines
+        if end_line or value.end_col:
+            end_line += lines
+        return span(line, value.col, end_line, value.end_col)
+    if kind is list:
+        return [moved_down(item, lines) for item in value]
+    if kind is tuple:
+        return tuple(moved_down(item, lines) for item in value)
+    if isinstance(value, Node):
+        return kind(*[moved_down(getattr(value, name), lines) for name in value._fields],
+                    moved_down(value.span, lines))
+    return value
+
+
 def walk(node: Node) -> Iterator[Node]:
     """Every node under `node` (itself first), depth first, in source order."""
     stack = [node]
