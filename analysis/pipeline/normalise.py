@@ -83,13 +83,15 @@ class _Pending:
         self.frames: list = []  # the expansions (ir.Inlined), whose arguments are renamed as the body is
 
     def finish(self, body: list) -> list:
-        if self.after:
-            body = _rename_after(body, self.after, {}, set())
-        if self.renames:
-            renamer = _Renamer(self.renames)
-            body = renamer.block(body)
-            for frame in self.frames:
-                frame.args = [renamer.expr(a) for a in frame.args]
+        if self.after or self.renames:
+            # one walk: the renames after each marked statement, then the function-wide ones
+            framed: set = set()
+            body = _rename_after(body, self.after, {}, framed, self.renames)
+            if self.renames:
+                renamer = _Renamer(self.renames)
+                for frame in self.frames:
+                    if frame not in framed:
+                        frame.args = [renamer.expr(a) for a in frame.args]
         if self.phis or self.temps:
             used = set(iter_uses(body))
             if self.phis:
@@ -368,14 +370,15 @@ def _last_versions(body: list, names: dict) -> dict:
     return last
 
 
-def _rename_after(body: list, after: dict, active: dict, framed: set) -> list:
+def _rename_after(body: list, after: dict, active: dict, framed: set, everywhere: dict) -> list:
     """Rename uses in program order: once a marked statement has run, its renames hold for
     the rest of its block and, through with-bodies, of the blocks around it. An if or a loop
     keeps them to itself (the caller's SSA has no if-result or carry for them). An expansion's
-    arguments (ir.Inlined) are renamed as they stand where its first statement is (`framed`: done)."""
+    arguments (ir.Inlined) are renamed as they stand where its first statement is (`framed`: done).
+    Then `everywhere`'s renames, at every use (the same as a second walk with them alone)."""
     out = []
     for st in body:
-        renamer = _Renamer(active) if active else None
+        renamer = _Renamer(active, everywhere) if active else _Renamer(everywhere) if everywhere else None
         for frame in _frames_of(st):
             if frame not in framed:
                 framed.add(frame)
@@ -385,18 +388,18 @@ def _rename_after(body: list, after: dict, active: dict, framed: set) -> list:
             uses = [renamer.expr(e) for e in st.uses] if renamer else st.uses
             deps = [renamer.expr(e) for e in st.deps] if renamer else st.deps
             attrs = renamer.attrs(st) if renamer else st.attrs  # the header's names follow the versions
-            inner = _rename_after(st.body, after, active, framed)
+            inner = _rename_after(st.body, after, active, framed, everywhere)
             new = st if _kept(uses, st.uses) and _kept(deps, st.deps) and _kept(inner, st.body) \
                 and attrs is st.attrs else replace(st, uses=uses, deps=deps, body=inner, attrs=attrs)
         elif isinstance(st, ir.If):
             head = renamer.head(st) if renamer else st
-            then = _rename_after(st.then, after, dict(active), framed)
-            orelse = _rename_after(st.orelse, after, dict(active), framed)
+            then = _rename_after(st.then, after, dict(active), framed, everywhere)
+            orelse = _rename_after(st.orelse, after, dict(active), framed, everywhere)
             new = st if head is st and _kept(then, st.then) and _kept(orelse, st.orelse) else \
                 replace(head, then=then, orelse=orelse)
         elif isinstance(st, ir.Loop):
             head = renamer.head(st) if renamer else st
-            inner = _rename_after(st.body, after, dict(active), framed)
+            inner = _rename_after(st.body, after, dict(active), framed, everywhere)
             new = st if head is st and _kept(inner, st.body) else replace(head, body=inner)
         else:
             new = renamer.stmt(st) if renamer else st
@@ -404,6 +407,17 @@ def _rename_after(body: list, after: dict, active: dict, framed: set) -> list:
         if id(st) in after:
             active.update(after[id(st)])
     return out
+
+
+def _follow(mapping: dict, v):
+    w = mapping.get(v, _NOT_RENAMED)
+    if w is _NOT_RENAMED:  # (most uses: nothing to follow)
+        return v
+    seen = {v}
+    while w in mapping and w not in seen:  # a lifted result may name another lifted result
+        seen.add(w)
+        w = mapping[w]
+    return w
 
 
 def _drop_temps(body: list, dead: set) -> list:
@@ -539,20 +553,19 @@ class _Cloner:
 
 class _Renamer(_Cloner):
     """Substitutes variables at their uses only: definitions keep their identity, and what holds
-    no renamed use is kept as it is (the same objects, not copies)."""
+    no renamed use is kept as it is (the same objects, not copies). With `then`, a use is renamed
+    by `mapping`, and what that gives by `then` (two renamings in one walk)."""
+
+    def __init__(self, mapping: dict, then: Optional[dict] = None):
+        super().__init__(mapping)
+        self.then = then
 
     def define(self, v: Optional[ir.Var]) -> Optional[ir.Var]:
         return v
 
     def var(self, v: Optional[ir.Var]) -> Optional[ir.Var]:
-        w = self.map.get(v, _NOT_RENAMED)
-        if w is _NOT_RENAMED:  # (most uses: nothing to follow)
-            return v
-        seen = {v}
-        while w in self.map and w not in seen:  # a lifted result may name another lifted result
-            seen.add(w)
-            w = self.map[w]
-        return w
+        v = _follow(self.map, v)
+        return _follow(self.then, v) if self.then else v
 
     def block(self, body: list) -> list:
         out = [self.stmt(st) for st in body]

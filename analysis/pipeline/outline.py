@@ -216,11 +216,16 @@ class UseCounts:
     outlined, so the question costs the scope's size, not the function's (issue 8)."""
 
     def __init__(self, body: list):
-        self.total = Counter(iter_uses(body))
-        self.occurrences = Counter(id(stmt) for stmt in ir.walk_stmts(body) if isinstance(stmt, ir.Scope))
+        self.body = body  # (counted at the first question: most bodies have no scope of a pass's kinds)
+        self.total: Counter = Counter()
+        self.occurrences: Counter = Counter()
 
     def used_outside(self, scope: ir.Scope, candidates: list) -> list:
         """The candidates used anywhere in the body except inside `scope` (its header included)."""
+        if self.body is not None:
+            self.total = Counter(iter_uses(self.body))
+            self.occurrences = Counter(id(stmt) for stmt in ir.walk_stmts(self.body) if isinstance(stmt, ir.Scope))
+            self.body = None
         times = self.occurrences.get(id(scope), 0)
         inside = Counter(iter_uses([scope]))
         return [v for v in candidates if self.total.get(v, 0) > times * inside.get(v, 0)]
