@@ -20,7 +20,8 @@ class PriorWriters:
         self.roots = roots
         self.first: dict = {}  # call -> roots it writes first
         self.earlier: dict = {}  # (call, root) -> Evidence of the writer unit seen before
-        self._footprints: dict = {}
+        self._written: dict = {}  # id(call) -> _writes(call)
+        self._firsts: dict = {}  # id(statement) -> {root: the first call inside it that writes it}
         self._scan(fn.body, {})
 
     def is_first(self, call, root) -> bool:
@@ -28,6 +29,13 @@ class PriorWriters:
 
     def _writes(self, call) -> list:
         """(root, is Out slot) for every Out/InOut slot of a call that has a root."""
+        key = id(call)
+        found = self._written.get(key)
+        if found is None:
+            found = self._written[key] = self._slots_written(call)
+        return found
+
+    def _slots_written(self, call) -> list:
         callee = self.state.callee(call)
         if callee is None:
             return []
@@ -42,24 +50,29 @@ class PriorWriters:
             out.append((hidden, True))
         return out
 
-    def _footprint(self, stmt) -> set:
-        """PW1: the roots written by every call inside a statement."""
+    def _first_writers(self, stmt) -> dict:
+        """PW1: the roots written by every call inside a statement, each with the first call (in
+        source order) that writes it. Made once per statement from its children's: nested loops
+        do not walk their bodies again at each level."""
         key = id(stmt)
-        cached = self._footprints.get(key)
-        if cached is not None:
-            return cached
-        result: set = set()
+        found = self._firsts.get(key)
+        if found is not None:
+            return found
+        found = {}
         call = _call_of(stmt)
         if call is not None:
-            result.update(r for r, _ in self._writes(call))
+            for root, _ in self._writes(call):
+                found.setdefault(root, call)
         elif isinstance(stmt, ir.If):
             for s in stmt.then + stmt.orelse:
-                result |= self._footprint(s)
+                for root, first in self._first_writers(s).items():
+                    found.setdefault(root, first)
         elif isinstance(stmt, (ir.Loop, ir.Scope)):
             for s in stmt.body:
-                result |= self._footprint(s)
-        self._footprints[key] = result
-        return result
+                for root, first in self._first_writers(s).items():
+                    found.setdefault(root, first)
+        self._firsts[key] = found
+        return found
 
     def _scan(self, body: list, seen: dict) -> None:
         """PW2; `seen` maps each root already written to the writer unit that wrote it."""
@@ -79,26 +92,20 @@ class PriorWriters:
             elif isinstance(stmt, ir.If):
                 self._scan(stmt.then, dict(seen))
                 self._scan(stmt.orelse, dict(seen))
-                self._merge(seen, stmt, stmt.then + stmt.orelse, "the if")
+                self._merge(seen, stmt.then + stmt.orelse, "the if")
             elif isinstance(stmt, ir.Loop):
                 self._scan(stmt.body, dict(seen))
-                self._merge(seen, stmt, stmt.body, "the loop")
+                self._merge(seen, stmt.body, "the loop")
             elif isinstance(stmt, ir.Scope):
                 self._scan(stmt.body, seen)  # runtime scopes are transparent
 
-    def _merge(self, seen: dict, unit, body: list, what: str) -> None:
+    def _merge(self, seen: dict, body: list, what: str) -> None:
+        """A loop or an if is one writer unit: what it writes was written by the first call inside it that writes it."""
         for s in body:
-            for root in self._footprint(s):
+            for root, call in self._first_writers(s).items():
                 if root not in seen:
-                    seen[root] = self._unit_evidence(unit, s, root, what)
-
-    def _unit_evidence(self, unit, stmt, root, what) -> Evidence:
-        for s in ir.walk_stmts([stmt]):
-            call = _call_of(s)
-            if call is not None and any(r is root for r, _ in self._writes(call)):
-                return Evidence("earlier writer", call.owner or self.fn.owner, call.span,
-                                f"{self._callee_name(call)}, inside {what}")
-        return Evidence("earlier writer", self.fn.owner, unit.span, what)
+                    seen[root] = Evidence("earlier writer", call.owner or self.fn.owner, call.span,
+                                          f"{self._callee_name(call)}, inside {what}")
 
     def _callee_name(self, call) -> str:
         callee = self.state.callee(call)
