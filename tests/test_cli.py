@@ -236,3 +236,17 @@ def test_python_dash_m_server_from_the_clone_runs_the_language_server():
     done = subprocess.run([sys.executable, "-m", "server", "--help"], cwd=root, capture_output=True, text=True,
                           timeout=60)
     assert done.returncode == 0 and "PyPTO Lens language server" in done.stdout
+
+
+def test_check_collects_garbage_less_often_than_the_interpreter_by_default(program: Path):
+    """gc_policy.py: an analysis allocates many small objects and hardly any cycles."""
+    import gc
+
+    from pypto_lens.gc_policy import THRESHOLDS
+    before = gc.get_threshold()
+    try:
+        gc.set_threshold(700, 10, 10)
+        assert run("check", "--jobs", "1", str(program)).returncode == 1
+        assert gc.get_threshold() == THRESHOLDS and THRESHOLDS[0] > 700
+    finally:
+        gc.set_threshold(*before)

@@ -3,7 +3,7 @@ and the README's "How it works" names every module in the row of its folder.
 
     syntax < ir < registry < pipeline < workspace (the engine) < presentation < {cli, server} < entry
 
-Below them the shared words (vocabulary.py), lark_cache.py, sharing.py, bounded.py and preempt.py, which import
+Below them the shared words (vocabulary.py), lark_cache.py, sharing.py, bounded.py, preempt.py and gc_policy.py, which import
 nothing of ours. The CLI and the server do not import each other, and the server asks the workspace and
 presentation layers only (its own business is LSP translation, sync, settings and scheduling).
 """
@@ -17,7 +17,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 FOLDERS = {"pypto_lens": ROOT / "analysis", "pypto_lens.server": ROOT / "server"}  # as pyproject.toml maps them
-BASE = ("vocabulary", "lark_cache", "sharing", "bounded", "preempt")
+BASE = ("vocabulary", "lark_cache", "sharing", "bounded", "preempt", "gc_policy")
 LAYERS = {"syntax": 1, "ir": 2, "registry": 3, "pipeline": 4, "workspace": 5, "presentation": 6,
           "cli": 7, "server": 7, "entry": 8, "__main__": 8}
 

@@ -18,6 +18,7 @@ import sys
 from pathlib import Path
 from typing import Iterator, Optional
 
+from ..gc_policy import collect_less_often
 from ..presentation.expansions import helper_calls, hover_markdown as helper_markdown
 from ..workspace.results import CallSite, DocumentAnalysis
 from ..workspace.workspace import Workspace, path_to_uri
@@ -61,6 +62,7 @@ def analyses(paths: list[str]) -> Iterator[tuple[Path, Optional[DocumentAnalysis
 
 
 def cmd_check(args) -> int:
+    collect_less_often()  # (the workers are forked from here, or set it themselves: parallel._start)
     files = list(python_files(args.paths))
     jobs = args.jobs if args.jobs is not None else parallel.default_jobs()
     if jobs < 1:

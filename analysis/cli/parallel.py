@@ -22,6 +22,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Iterator, Optional
 
+from ..gc_policy import collect_less_often
 from ..presentation.diagnostics import registration_diagnostics
 from ..registry.generate import SOURCE_SUFFIXES
 from ..vocabulary import Severity
@@ -152,6 +153,7 @@ _worker: dict = {}
 
 
 def _start(roots: list[Path], style: Style) -> None:
+    collect_less_often()
     _worker.update(workspace=Workspace(roots), style=style)
 
 
