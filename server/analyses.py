@@ -35,8 +35,9 @@ keystroke p95 22-26 -> 6 ms, hover 11-15 -> 2 ms). The first change after such a
 `FIRST_PAUSE_SECONDS` for a second one when the last analysis took under `AT_ONCE_UNDER_SECONDS` (a
 model of a few thousand lines): the whole pause would only add itself to what a single edit costs
 (issue 20: 70 ms of every edit -> fresh whole document of such a model; the first pause is only long
-enough to take the changes an editor sends together, 30 -> 5 ms: lspbench --file keystroke p95 stayed
-3 ms on decode_fwd.py and prefill_cp_csa.py), while a burst of keystrokes still waits for its pause (an analysis started at a burst's first keystroke takes the interpreter
+enough to take the changes an editor sends together, 30 -> 15 ms: lspbench --file keystroke p95 stayed
+3-4 ms on decode_fwd.py and prefill_cp_csa.py; 5 ms started so many more analyses that a long
+session kept more memory, make soak 1.09 -> 1.10-1.11x), while a burst of keystrokes still waits for its pause (an analysis started at a burst's first keystroke takes the interpreter
 from the burst's answers: keystroke p95 2 -> 18 ms on prefill_cp_csa.py). A viewport that cannot
 be moved (a header edit) starts it at once; diagnostics and whole documents, which VS Code and Neovim ask after every
 change, wait for the pause too (else they would start it at every keystroke).
@@ -82,7 +83,7 @@ log = logging.getLogger("pypto-lens")
 MOVED_AFTER_SECONDS = 0.010  # how long a viewport's hints or a hover wait for the new analysis
 PAUSED_AFTER_SECONDS = 0.05  # a document whose last analysis took longer than this is analysed ...
 PAUSE_SECONDS = 0.1  # ... once its typing pauses this long (its answers meanwhile are moved)
-FIRST_PAUSE_SECONDS = 0.005  # ... but the first change after a pause waits only this long for another ...
+FIRST_PAUSE_SECONDS = 0.015  # ... but the first change after a pause waits only this long for another ...
 AT_ONCE_UNDER_SECONDS = 1.5  # ... when its last analysis took less (pypto-lib's biggest models open in 1-1.2 s)
 LENDING_DELAY_SECONDS = 1.0  # the background lending to an open helper starts this long after the last change (a pause in typing: lending takes the worker, and a keystroke meanwhile waits)
 
