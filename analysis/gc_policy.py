@@ -5,7 +5,7 @@ analysis, and hardly any cycles (tests/test_reference_cycles.py): with the defau
 (700, 10, 10) the collector ran hundreds of times per analysis and walked them again each time.
 `pypto-lens check --jobs 1` over pypto-lib's models: 28 -> 18 s, the same output and peak memory.
 (200,000, 50, 100) was 1 s faster there and 3% on an edit, but a long session kept more memory:
-`make soak` grew 1.11x, over its 1.1x.)
+`make soak` grew 1.11x, over its 1.1x.
 """
 from __future__ import annotations
 

@@ -412,11 +412,11 @@ def test_a_callers_hints_lend_what_its_whole_analysis_lends():
             texts.open(f"file:///incremental/lent/{name}", text, 1)
         return workspace, workspace.analysis(caller, hints_only=hints_only)
     _, whole = workspace_with_caller(False)
-    assert whole.lent and all(scope._made is None for scope in whole.lent)
+    assert whole.lent and all(scope.settled for scope in whole.lent)
     _, read = workspace_with_caller(True)
-    assert all(scope._made is not None for scope in read.lent)
+    assert not any(scope.settled for scope in read.lent)
     assert read.lent == whole.lent  # (placed as they are read)
-    assert all(scope._made is None for scope in read.lent)
+    assert all(scope.settled for scope in read.lent)
     workspace, hints = workspace_with_caller(True)
     made = workspace.analysis(caller)  # the rest of the hints' analysis
-    assert all(scope._made is None for scope in hints.lent) and made.lent == whole.lent
+    assert all(scope.settled for scope in hints.lent) and made.lent == whole.lent

@@ -131,13 +131,19 @@ def test_a_keystroke_in_a_long_block_parses_the_statement_around_it_again(monkey
     assert any(piece.lstrip().startswith("for j") and "else:" in piece for piece in parsed)
 
 
-def test_a_keystroke_parses_one_statement_again(monkeypatch):
+def the_longest_unit_parsed(monkeypatch) -> tuple[dict, list, list[str], int]:
+    """The longest unit parsed by statements: (its cache, what pieces.py parses from now on, its lines,
+    a call line near its middle)."""
     text = max(UNITS, key=len)
     cache: dict = {}
     pieces.parse_by_statements(text, cache)
-    parsed = parsed_pieces(monkeypatch)
     lines = text.split("\n")
     middle = next(i for i in range(len(lines) // 2, len(lines)) if "=" in lines[i] and "(" in lines[i])
+    return cache, parsed_pieces(monkeypatch), lines, middle
+
+
+def test_a_keystroke_parses_one_statement_again(monkeypatch):
+    cache, parsed, lines, middle = the_longest_unit_parsed(monkeypatch)
     lines[middle] = lines[middle].replace("(", "( ", 1)
     pieces.parse_by_statements("\n".join(lines), cache)
     assert len(parsed) == 1
@@ -145,12 +151,7 @@ def test_a_keystroke_parses_one_statement_again(monkeypatch):
 
 def test_a_line_added_moves_the_statements_after_it_without_parsing_them_again(monkeypatch):
     """Their first parse moved down (nodes.moved_down) is their parse where they now stand."""
-    text = max(UNITS, key=len)
-    cache: dict = {}
-    pieces.parse_by_statements(text, cache)
-    parsed = parsed_pieces(monkeypatch)
-    lines = text.split("\n")
-    middle = next(i for i in range(len(lines) // 2, len(lines)) if "=" in lines[i] and "(" in lines[i])
+    cache, parsed, lines, middle = the_longest_unit_parsed(monkeypatch)
     indent = lines[middle][:len(lines[middle]) - len(lines[middle].lstrip())]
     for added in ([indent + "_probe = 0"], [indent + "_other = 1", indent + "_probe = 0"]):
         edited = "\n".join(lines[:middle] + added + lines[middle:])

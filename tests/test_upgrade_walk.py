@@ -79,5 +79,5 @@ def test_nested_loops_without_carries_are_walked_once_each(monkeypatch):
 
 def test_a_carry_that_widens_still_finds_the_write_through_it():
     # tmp and, through the widened carry, dst are stored into after a read of the carry (InOut);
-    # without the second pass dst would stay In (Input)
+    # a walk that did not widen the carry would leave dst In (Input)
     assert _hints(CARRIED)["kernel"] == ["Input", "InOut", "InOut"]

@@ -63,12 +63,10 @@ class PriorWriters:
         if call is not None:
             for root, _ in self._writes(call):
                 found.setdefault(root, call)
-        elif isinstance(stmt, ir.If):
-            for s in stmt.then + stmt.orelse:
-                for root, first in self._first_writers(s).items():
-                    found.setdefault(root, first)
-        elif isinstance(stmt, (ir.Loop, ir.Scope)):
-            for s in stmt.body:
+        else:
+            inner = stmt.then + stmt.orelse if isinstance(stmt, ir.If) else \
+                stmt.body if isinstance(stmt, (ir.Loop, ir.Scope)) else []
+            for s in inner:
                 for root, first in self._first_writers(s).items():
                     found.setdefault(root, first)
         self._firsts[key] = found

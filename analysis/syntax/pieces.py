@@ -105,12 +105,13 @@ def _cached(cache, piece: str, line: int) -> Parsed:
     key = (piece, line)
     got = cache.get(key)
     if got is None:
-        first = cache.get((piece, None)) if piece[:1].isspace() else None  # (column 0: nodes.moved_down)
-        if first is not None and line:
+        movable = line > 0 and piece[:1].isspace()  # (nothing at line 0 or column 0: nodes.moved_down)
+        first = cache.get((piece, None)) if movable else None
+        if first is not None:
             got = _moved(first[1], line - first[0])
         else:
             got = parse_unit("\n" * line + piece)
-            if line:
+            if movable:
                 cache[(piece, None)] = (line, got)
         cache[key] = got
     return got

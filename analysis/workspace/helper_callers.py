@@ -79,6 +79,11 @@ class LentScope:
         self.settle()
         return self._signature
 
+    @property
+    def settled(self) -> bool:
+        """Are the captures and the signature placed?"""
+        return self._made is None
+
     def settle(self) -> None:
         """Place the captures and the signature now (and let go of what they are placed from)."""
         if self._made is not None:
