@@ -377,8 +377,11 @@ def _rename_after(body: list, after: dict, active: dict, framed: set, everywhere
     arguments (ir.Inlined) are renamed as they stand where its first statement is (`framed`: done).
     Then `everywhere`'s renames, at every use (the same as a second walk with them alone)."""
     out = []
+    renaming = bool(active)  # (a renamer per block, again once `active` fills: it only grows here)
+    renamer = _renamer(active, everywhere)
     for st in body:
-        renamer = _Renamer(active, everywhere) if active else _Renamer(everywhere) if everywhere else None
+        if renaming is not bool(active):
+            renaming, renamer = True, _renamer(active, everywhere)
         for frame in _frames_of(st):
             if frame not in framed:
                 framed.add(frame)
@@ -407,6 +410,10 @@ def _rename_after(body: list, after: dict, active: dict, framed: set, everywhere
         if id(st) in after:
             active.update(after[id(st)])
     return out
+
+
+def _renamer(active: dict, everywhere: dict):
+    return _Renamer(active, everywhere) if active else _Renamer(everywhere) if everywhere else None
 
 
 def _follow(mapping: dict, v):
