@@ -165,6 +165,7 @@ class OpCall:
     owner: str = ""  # the function whose text holds this call (differs after inlining, N1)
     inlined: tuple = ()  # the expansions it was copied through, outermost first (Inlined, N1)
     views: dict = field(default_factory=dict, init=False, repr=False, compare=False)  # pipeline/types.resolve_op's
+    used: Optional[tuple] = field(default=None, init=False, repr=False, compare=False)  # expr_vars, once made
 
 
 class CalleeForm(Word):
@@ -205,12 +206,14 @@ class UserCall:
     owner: str = ""  # the function whose text holds this call (differs after inlining, N1)
     keywords: dict = field(default_factory=dict)  # name -> (Expr, Span, no_dep marker span or None)
     inlined: tuple = ()  # the expansions it was copied through, outermost first (Inlined, N1)
+    used: Optional[tuple] = field(default=None, init=False, repr=False, compare=False)  # expr_vars, once made
 
 
 @dataclass(eq=False, slots=True)
 class TupleExpr:
     elts: list["Expr"]
     span: Optional[Span] = None
+    used: Optional[tuple] = field(default=None, init=False, repr=False, compare=False)  # expr_vars, once made
 
 
 @dataclass(eq=False, slots=True)
@@ -230,6 +233,7 @@ class Subscript:
     index: list["Expr"]
     has_slice: bool
     span: Span
+    used: Optional[tuple] = field(default=None, init=False, repr=False, compare=False)  # expr_vars, once made
 
 
 @dataclass(eq=False, slots=True)
@@ -239,6 +243,7 @@ class Arith:
     op: str
     operands: list["Expr"]
     span: Optional[Span] = None
+    used: Optional[tuple] = field(default=None, init=False, repr=False, compare=False)  # expr_vars, once made
 
 
 @dataclass(eq=False, slots=True)
@@ -248,6 +253,7 @@ class Other:
     parts: list["Expr"]
     span: Optional[Span] = None
     what: str = ""
+    used: Optional[tuple] = field(default=None, init=False, repr=False, compare=False)  # expr_vars, once made
 
 
 Expr = Union[Const, Ref, Sym, OpCall, UserCall, TupleExpr, TupleGet, Subscript, Arith, Other]
@@ -427,7 +433,32 @@ def expr_vars(expr: Any) -> list[Var]:
     return out
 
 
+def expr_uses(expr: Any) -> tuple:
+    """A compound expression's uses (expr_vars), kept on it once made."""
+    used = expr.used
+    if used is None:
+        found: list = []
+        _walk_vars(expr, found)
+        used = expr.used = tuple(found)
+    return used
+
+
 def _collect_vars(expr: Any, out: list) -> None:
+    kind = type(expr)
+    if kind is Ref or kind is TupleGet:
+        out.append(expr.var)
+    elif kind in COMPOUND:
+        # a compound expression's uses are kept on it: the stages ask about each expression six or
+        # seven times per analysis (U2, O3-O5, N1's renames), and expressions are never changed once
+        # lowered or copied (a renaming makes a new one)
+        used = expr.used
+        out.extend(used if used is not None else expr_uses(expr))
+
+
+COMPOUND = frozenset({OpCall, UserCall, TupleExpr, Subscript, Arith, Other})
+
+
+def _walk_vars(expr: Any, out: list) -> None:
     kind = type(expr)
     if kind is Ref or kind is TupleGet:
         out.append(expr.var)
@@ -440,11 +471,11 @@ def _collect_vars(expr: Any, out: list) -> None:
         _collect_each(expr.args, out)
         _collect_each(expr.deps, out)
         for a, _, _ in expr.keywords.values():  # left unbound when the callee is unknown
-            _collect_vars(a, out)
+            _walk_vars(a, out)
     elif kind is TupleExpr:
         _collect_each(expr.elts, out)
     elif kind is Subscript:
-        _collect_vars(expr.value, out)
+        _walk_vars(expr.value, out)
         _collect_each(expr.index, out)
     elif kind is Arith:
         _collect_each(expr.operands, out)
@@ -453,10 +484,10 @@ def _collect_vars(expr: Any, out: list) -> None:
 
 
 def _collect_each(exprs, out: list) -> None:
-    """_collect_vars of each expression, the plain uses and constants without a call (most of them)."""
+    """_walk_vars of each expression, the plain uses and constants without a call (most of them)."""
     for a in exprs:
         kind = type(a)
         if kind is Ref or kind is TupleGet:
             out.append(a.var)
         elif kind is not Const and kind is not Sym and a is not None:
-            _collect_vars(a, out)
+            _walk_vars(a, out)

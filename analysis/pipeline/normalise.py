@@ -574,6 +574,10 @@ class _Renamer(_Cloner):
         v = _follow(self.map, v)
         return _follow(self.then, v) if self.then else v
 
+    def _renames_any(self, used: tuple) -> bool:
+        mapping, then = self.map, self.then
+        return any(v in mapping for v in used) or bool(then) and any(v in then for v in used)
+
     def block(self, body: list) -> list:
         out = [self.stmt(st) for st in body]
         return body if _kept(out, body) else out
@@ -647,6 +651,8 @@ class _Renamer(_Cloner):
 
     def expr(self, e):
         kind = type(e)
+        if kind in ir.COMPOUND and not self._renames_any(ir.expr_uses(e)):
+            return e  # (most expressions use no renamed version: their kept uses say so without a walk)
         if kind is ir.Ref:
             v = self.var(e.var)
             return e if v is e.var else ir.Ref(v, e.span)
