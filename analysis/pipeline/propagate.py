@@ -17,21 +17,27 @@ from .walk import calls
 
 def propagate(state: ProgramState) -> None:
     callers = [fn for fn in state.fns.values() if fn.kind is not Kind.INCORE and fn.origin not in (Origin.EXTERNAL, Origin.INLINE)]
+    roots: dict = {}  # fn key -> its roots, the same in every round (D10: made of declarations only)
     changed = True
     rounds = 0
     while changed and rounds < 4 * (len(state.fns) + 1):
         changed = False
         rounds += 1
         for fn in callers:
-            if _propagate_one(state, fn):
+            if fn.key not in roots:
+                roots[fn.key] = _roots(state, fn)
+            if _propagate_one(state, fn, roots[fn.key]):
                 changed = True
 
 
-def _propagate_one(state, fn: Fn) -> bool:
+def _roots(state, fn: Fn) -> Roots:
     # D10: the roots are computed with the callees' directions as the pass found them, before
     # the InCore upgrade (U) and before this fixpoint: a function's `decl` is exactly that (the
-    # source declaration, or O5's vector for an outlined scope)
-    roots = Roots(state, fn, policy="skip", dirs_of=lambda callee: callee.decl, positional_dispatches=True)
+    # source declaration, or O5's vector for an outlined scope), which the fixpoint does not change
+    return Roots(state, fn, policy="skip", dirs_of=lambda callee: callee.decl, positional_dispatches=True)
+
+
+def _propagate_one(state, fn: Fn, roots: Roots) -> bool:
     params = {p.var: k for k, p in enumerate(fn.params)}
     changed = False
     for stmt, call in calls(fn.body):
