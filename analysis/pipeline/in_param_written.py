@@ -100,8 +100,7 @@ class _InWrites:
                 result = frozenset()
                 if isinstance(value, ir.OpCall):
                     view = resolve_op(value, self.fn.types, self.state.registry)
-                    for arg, op_index in view.arguments():
-                        effect = view.effect_at(op_index)
+                    for arg, _, effect in view.accesses():
                         if effect.reads:
                             self.read(arg)
                         if effect.writes:

@@ -290,8 +290,7 @@ class _ScopeAccesses:
                 value = stmt.value
                 if isinstance(value, ir.OpCall):
                     view = resolve_op(value, self.fn.types, self.state.registry)
-                    for arg, op_index in view.arguments():
-                        effect = view.effect_at(op_index)
+                    for arg, _, effect in view.accesses():
                         if effect is not Effect.WRITE:  # step 0: a pure-write slot is not a read
                             self.mark_read(arg, stmt.span)
                         if effect.writes and isinstance(arg, ir.Ref) and arg.var in self.index:

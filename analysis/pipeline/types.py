@@ -79,12 +79,20 @@ def kwarg_values(call: ir.OpCall, resolved: Optional[ResolvedCall] = None) -> di
 class OpView:
     """One operator call seen through the registry: the op, and the effect on each DSL argument."""
 
-    __slots__ = ("dsl", "args", "kwargs", "resolved", "op_kwargs")
+    __slots__ = ("dsl", "args", "kwargs", "resolved", "op_kwargs", "_accesses")
 
     def __init__(self, call: ir.OpCall, resolved: ResolvedCall):
         self.dsl, self.args, self.kwargs = call.dsl, call.args, call.kwargs  # (not the call: it keeps its views)
         self.resolved = resolved
         self.op_kwargs = kwarg_values(call, resolved)  # op kwarg name -> normalised value
+        self._accesses: Optional[tuple] = None
+
+    def accesses(self) -> tuple:
+        """(DSL argument expression, op index or None, its effect) for each argument, in `arguments()`'s
+        order; made once per view (U2, O5 and IW each read them for every operator call)."""
+        if self._accesses is None:
+            self._accesses = tuple((arg, index, self.effect_at(index)) for arg, index in self.arguments())
+        return self._accesses
 
     @property
     def op_name(self) -> Optional[str]:

@@ -64,8 +64,7 @@ class _Origins:
                 if isinstance(value, ir.OpCall):
                     view = resolve_op(value, self.fn.types, self.state.registry)
                     reassembled = _reassembles_itself(view, self.of, computed_from)
-                    for arg, op_index in view.arguments():
-                        effect = view.effect_at(op_index)
+                    for arg, _, effect in view.accesses():
                         if record and effect.reads:
                             for k in self.everywhere(arg):
                                 self.first_read.setdefault(k, stmt.span)
