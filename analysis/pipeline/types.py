@@ -66,13 +66,30 @@ def kwarg_values(call: ir.OpCall, resolved: Optional[ResolvedCall] = None) -> di
     take the DSL's defaults (pl.store's atomic defaults to AtomicType.None_)."""
     texts = {name: _text(value) for name, value in call.kwargs.items()}
     function = resolved.function if resolved is not None else None
-    if function is not None and resolved.op_name is not None:
-        try:
-            raw = function.op_kwargs(texts, [_text(a) for a in call.args], op=resolved.op_name)
-        except (TypeError, ValueError, KeyError):
-            raw = texts
-    else:
-        raw = texts
+    if function is None or resolved.op_name is None:
+        return _normalised(texts)
+    positional = tuple([_text(a) for a in call.args])
+    # the same call shape with the same literals gives the same values: an expansion copies every
+    # operator call of a helper, at every analysis (3,500 per edit of dspark_drafter.py)
+    key = (id(resolved), tuple(texts.items()), positional)
+    seen = _KWARGS_SEEN.get(key)
+    if seen is not None and seen[0] is resolved:
+        return seen[1]
+    try:
+        values = _normalised(function.op_kwargs(texts, list(positional), op=resolved.op_name))
+    except (TypeError, ValueError, KeyError):
+        values = _normalised(texts)
+    if len(_KWARGS_SEEN) >= _KWARGS_SEEN_ENTRIES:  # (the oldest goes: call shapes typed and gone)
+        del _KWARGS_SEEN[next(iter(_KWARGS_SEEN))]
+    _KWARGS_SEEN[key] = (resolved, values)  # (read only, by every view of such a call)
+    return values
+
+
+_KWARGS_SEEN: dict = {}  # (resolution's id, kwarg texts, positional texts) -> (the resolution, its values)
+_KWARGS_SEEN_ENTRIES = 4096
+
+
+def _normalised(raw: Mapping) -> dict[str, Optional[str]]:
     return {name: (normalise_kwarg_value(text) if text is not None else None) for name, text in raw.items()}
 
 
