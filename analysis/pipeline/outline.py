@@ -257,7 +257,8 @@ def _infer_param_directions(state, fn: Fn, hierarchy: bool, inner_callees: bool)
             fn.promote(k, to, Derivation("O5", f"passed to {name}, which writes it (step 2): {to.value}",
                                          tuple(evidence) + (Evidence("callee", owner, span, name),)))
     for k, param in enumerate(fn.params):
-        fn.params[k] = replace(param, decl=fn.dirs[k])  # the outlined function is declared with these
+        if param.decl is not fn.dirs[k]:  # the outlined function is declared with these
+            fn.params[k] = replace(param, decl=fn.dirs[k])
     fn.reasons = {k: list(v) for k, v in fn.reasons.items()}
 
 

@@ -51,10 +51,7 @@ class _Origins:
         return frozenset()
 
     def everywhere(self, expr) -> frozenset:
-        out: set = set()
-        for v in ir.expr_vars(expr):
-            out |= self.origins.get(v, frozenset())
-        return frozenset(out)
+        return _joined(self.origins, ir.expr_vars(expr))
 
     def visit(self, body: list, record: bool) -> None:
         origins, computed_from = self.origins, self.computed_from
@@ -77,8 +74,7 @@ class _Origins:
                             aliased = 0
                         source = view.arg_for(aliased) if aliased is not None and not reassembled else None
                         origins[stmt.var] = self.of(source)
-                        computed_from[stmt.var] = frozenset().union(
-                            *(computed_from.get(v, frozenset()) for v in ir.expr_vars(value)))
+                        computed_from[stmt.var] = _joined(computed_from, ir.expr_vars(value))
                 elif isinstance(value, (ir.UserCall,)):
                     if record:
                         for arg in value.args:  # U3: a user function's arguments are all read
@@ -88,8 +84,7 @@ class _Origins:
                         origins[stmt.var] = frozenset()
                 elif stmt.var is not None:
                     origins[stmt.var] = self.of(value)  # a copy keeps its origin; anything else has none
-                    computed_from[stmt.var] = frozenset().union(
-                        *(computed_from.get(v, frozenset()) for v in ir.expr_vars(value)))
+                    computed_from[stmt.var] = _joined(computed_from, ir.expr_vars(value))
                     if record:
                         for k in self.everywhere(value):
                             self.first_read.setdefault(k, stmt.span)
@@ -126,6 +121,20 @@ class _Origins:
                 for e in stmt.uses:
                     for k in self.everywhere(e):
                         self.first_read.setdefault(k, stmt.span)
+
+
+_NONE = frozenset()
+
+
+def _joined(sets: dict, variables) -> frozenset:
+    """The union of the variables' sets, without a new set where one or none is found (most values
+    come from no parameter): sets are shared, never changed."""
+    found = None
+    for v in variables:
+        more = sets.get(v)
+        if more:
+            found = more if found is None or found is more else found | more
+    return found or _NONE
 
 
 def _reassembles_itself(view, of, computed_from) -> bool:
