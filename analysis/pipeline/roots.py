@@ -75,6 +75,9 @@ class Roots:
     def _record(self, var: Optional[ir.Var], roots, unresolved: bool, why: Optional[Evidence]) -> None:
         if var is None:
             return
+        if len(roots) == 1 and roots[0] is not None:  # (most values: one candidate, nothing to dedupe)
+            self.info[var] = RootInfo(tuple(roots), unresolved, why)
+            return
         unique = tuple(dict.fromkeys(r for r in roots if r is not None))
         if not unique:
             return
@@ -135,8 +138,8 @@ class Roots:
             return
         if isinstance(value, ir.Ref):
             source = self.info.get(value.var)
-            if source is not None:
-                self._record(var, source.roots, source.ambiguous, source.why)
+            if source is not None and source.roots:  # a copy names what its source names (the same info)
+                self.info[var] = source
         elif isinstance(value, ir.OpCall):
             view = resolve_op(value, self.fn.types, self.state.registry)
             op = view.op_name
