@@ -9,18 +9,20 @@ import sys
 from typing import Optional
 
 from pypto_lens.cli import main as cli
-from pypto_lens.server import main as server
+from pypto_lens.server.arguments import add_serve_arguments
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser, commands = cli.build_parser()
     serve = commands.add_parser("serve", help="run the language server (stdio unless --tcp/--ws)")
-    server.add_serve_arguments(serve)
+    add_serve_arguments(serve)
     serve.set_defaults(run=_serve)
     return parser
 
 
 def _serve(args: argparse.Namespace) -> int:
+    from pypto_lens.server import main as server  # (only here: the other commands do without pygls)
+
     server.serve(args)
     return 0
 

@@ -12,6 +12,7 @@ from lsprotocol import types
 from pypto_lens.gc_policy import collect_less_often
 
 from . import code_actions, code_lens, commands, diagnostics, hover, inlay_hints, memory, settled, status, task_graph
+from .arguments import add_serve_arguments
 from .server import LensServer
 from .settings import hint_budget
 
@@ -91,14 +92,6 @@ def _set_logging() -> None:
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s")
     logging.getLogger("pypto-lens").setLevel(level)
     logging.getLogger("pygls").setLevel(level if level <= logging.DEBUG else max(level, logging.WARNING))
-
-
-def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
-    """How to reach the server: `python -m pypto_lens` and `pypto-lens serve` take these."""
-    parser.add_argument("--tcp", action="store_true", help="listen on TCP at --host:--port")
-    parser.add_argument("--ws", action="store_true", help="listen on a WebSocket at --host:--port")
-    parser.add_argument("--host", default="127.0.0.1")
-    parser.add_argument("--port", type=int, default=2087)
 
 
 def serve(args: Optional[argparse.Namespace] = None) -> None:
