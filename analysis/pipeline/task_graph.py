@@ -27,6 +27,7 @@ which.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import Optional
 
 from .. import preempt
@@ -311,14 +312,19 @@ class _Builder:
             marker = ("if", id(stmt), ctx.copies, arm)
             self.block(body, _Ctx(ctx.copies, ctx.loops, ctx.markers | {marker}, True, ctx.manual, ctx.expand))
             arms.append(self.entries)
+        then, orelse = arms  # after the if, the entries of either arm may be live
         merged: dict = {}
-        for entries in arms:  # after the if, the entries of either arm may be live
-            for base, items in entries.items():
-                known = merged.setdefault(base, [])
-                ids = {id(e) for e in known}
-                known.extend(e for e in items if id(e) not in ids)
+        for base, items in then.items():
+            other = orelse.get(base)
+            if other is not None and not _same_entries(items, other):  # (most bases: neither arm wrote)
+                ids = {id(e) for e in items}
+                items = items + [e for e in other if id(e) not in ids]
+            merged[base] = items
+        for base, items in orelse.items():
+            if base not in merged:
+                merged[base] = items
         for items in merged.values():
-            items.sort(key=lambda e: e.producer.id)
+            items.sort(key=_BY_PRODUCER)
         self.entries = merged
         for phi in stmt.phis:
             a = self.var_value(phi.then_value) if phi.then_value is not None else None
@@ -906,6 +912,13 @@ def _count_text(loop: ir.Loop) -> Optional[str]:
         isinstance(bounds[0], ir.Const) and bounds[0].value == 0 and (len(bounds) == 2 or (
             isinstance(bounds[2], ir.Const) and bounds[2].value == 1)) else None
     return stop.var.name if isinstance(stop, ir.Ref) and not stop.var.name.startswith("_t") else None
+
+
+_BY_PRODUCER = attrgetter("producer.id")
+
+
+def _same_entries(a: list, b: list) -> bool:
+    return len(a) == len(b) and all(x is y for x, y in zip(a, b))
 
 
 def _is_manual(scope: ir.Scope) -> bool:
