@@ -575,8 +575,8 @@ class _Renamer(_Cloner):
         return _follow(self.then, v) if self.then else v
 
     def _renames_any(self, used: tuple) -> bool:
-        mapping, then = self.map, self.then
-        return any(v in mapping for v in used) or bool(then) and any(v in then for v in used)
+        then = self.then
+        return not self.map.keys().isdisjoint(used) or bool(then) and not then.keys().isdisjoint(used)
 
     def block(self, body: list) -> list:
         out = [self.stmt(st) for st in body]
