@@ -1,7 +1,8 @@
 """What the analysis keeps so as not to work twice gives what working twice gives: an operator
 call's view (types.resolve_op) is found again for the same call, operand kinds and registry, and is
 another one where any of them differs; the second type inference of a program (program.py) redoes
-just the functions whose callees' returns changed."""
+just the functions whose callees' returns changed; the uses an expression keeps are those a walk of it
+finds, after every stage; an operator call's op kwargs are found again for the same shape and literals."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -95,3 +96,92 @@ def test_returns_are_the_same_when_they_are_the_same_types():
     assert not program._same([tensor], [ir.Type("tensor")])  # equal, but another object goes into types
     assert not program._same(None, []) and program._same(None, None)
     assert not program._same([tensor], [tensor, tensor])
+
+
+# -- what the stages keep on expressions and operator calls (issue 20) ----------------------------------
+
+def _expressions(expr):
+    """An expression and every expression inside it."""
+    yield expr
+    if isinstance(expr, ir.OpCall):
+        parts = list(expr.args) + list(expr.kwargs.values())
+    elif isinstance(expr, ir.UserCall):
+        parts = list(expr.args) + list(expr.deps) + [a for a, _, _ in expr.keywords.values()]
+    elif isinstance(expr, ir.TupleExpr):
+        parts = expr.elts
+    elif isinstance(expr, ir.Subscript):
+        parts = [expr.value] + list(expr.index)
+    elif isinstance(expr, ir.Arith):
+        parts = expr.operands
+    elif isinstance(expr, ir.Other):
+        parts = expr.parts
+    else:
+        parts = []
+    for part in parts:
+        yield from _expressions(part)
+
+
+def _statement_expressions(body: list):
+    for st in ir.walk_stmts(body):
+        if isinstance(st, ir.Assign):
+            heads = [st.value]
+        elif isinstance(st, ir.If):
+            heads = [st.cond]
+        elif isinstance(st, ir.Loop):
+            heads = list(st.bounds) + list(st.header_uses)
+        elif isinstance(st, ir.Scope):
+            heads = list(st.uses) + list(st.deps)
+        elif isinstance(st, (ir.Return,)):
+            heads = list(st.values)
+        elif isinstance(st, ir.OpaqueStmt):
+            heads = list(st.uses)
+        else:  # a scope's dispatch (model.Dispatch)
+            heads = [getattr(st, "call", None)]
+        for head in heads:
+            yield from _expressions(head)
+
+
+def test_the_uses_an_expression_keeps_are_those_a_walk_finds_after_every_stage():
+    """An expression keeps its uses once walked (ir.expr_uses), on the assumption that no stage changes an
+    expression it did not make: after whole analyses of the test programs, every kept list is checked."""
+    bodies = []
+    rest = program.ProgramChain.rest
+
+    def noted(chain, result):
+        made = rest(chain, result)
+        bodies.extend(fn.body for fn in chain.state.fns.values())
+        return made
+    program.ProgramChain.rest = noted
+    try:
+        for path in sorted((Path(__file__).parent / "programs").glob("*.py")):
+            Workspace([path.parent]).analysis(path_to_uri(path))
+    finally:
+        program.ProgramChain.rest = rest
+    checked = 0
+    for body in bodies:
+        for expr in _statement_expressions(body):
+            if type(expr) in ir.COMPOUND and expr.used is not None:
+                walked: list = []
+                ir._walk_vars(expr, walked)
+                assert expr.used == tuple(walked), expr
+                checked += 1
+    assert checked > 1000  # (the stages kept many: a real comparison)
+
+
+def test_an_operator_calls_kwargs_are_found_again_for_its_shape_and_literals():
+    from pypto_lens.pipeline.types import kwarg_values
+
+    registry = default_registry()
+    tile, dst = ir.Var("t", 0, None), ir.Var("d", 0, None)
+
+    def store(**keywords):
+        call = ir.OpCall("pl.store", [ir.Ref(tile), ir.Const(0), ir.Ref(dst)], keywords, SPAN, SPAN)
+        return call, registry.resolve("pl.store", ("tile", "scalar", "tensor"), 3, tuple(keywords))
+    plain = kwarg_values(*store())
+    add = kwarg_values(*store(atomic=ir.Sym("pl.AtomicType.Add")))
+    assert plain == {"atomic": "None"} and add == {"atomic": "Add"}
+    assert kwarg_values(*store(atomic=ir.Sym("pl.AtomicType.Add"))) is add  # found again, not made again
+    other = Registry(registry.ops, registry.dsl)  # another registry's resolution: its own values
+    call = ir.OpCall("pl.store", [ir.Ref(tile), ir.Const(0), ir.Ref(dst)], {}, SPAN, SPAN)
+    again = kwarg_values(call, other.resolve("pl.store", ("tile", "scalar", "tensor"), 3, ()))
+    assert again == plain and again is not plain
