@@ -79,8 +79,8 @@ def kwarg_values(call: ir.OpCall, resolved: Optional[ResolvedCall] = None) -> di
         values = _normalised(function.op_kwargs(texts, list(positional), op=resolved.op_name))
     except (TypeError, ValueError, KeyError):
         values = _normalised(texts)
-    if len(_KWARGS_SEEN) >= _KWARGS_SEEN_ENTRIES:  # (the oldest goes: call shapes typed and gone)
-        del _KWARGS_SEEN[next(iter(_KWARGS_SEEN))]
+    if len(_KWARGS_SEEN) >= _KWARGS_SEEN_ENTRIES:  # (a program has a few hundred shapes: the rest were typed
+        _KWARGS_SEEN.clear()                       # and are gone)
     _KWARGS_SEEN[key] = (resolved, values)  # (read only, by every view of such a call)
     return values
 
