@@ -68,6 +68,8 @@ class _StaleReads:
                                    _callee_text(call), next_iteration))
 
     def use(self, expr, owner: str, fallback: Span, passed: dict) -> None:
+        if not passed or type(expr) in ir.COMPOUND and passed.keys().isdisjoint(ir.expr_uses(expr)):
+            return  # (most expressions read no variable a call took: their kept uses say so, without a walk)
         for ref in _refs(expr):
             if ref.var in passed:
                 self.report(ref.var, owner, ref.span or fallback, passed[ref.var])
