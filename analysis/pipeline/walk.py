@@ -116,13 +116,22 @@ def calls(body: list) -> Iterator[tuple[object, ir.UserCall]]:
             yield from calls(stmt.body)
 
 
-def op_calls(body: list) -> Iterator[ir.Assign]:
-    """Every statement whose value is an operator call, nested blocks included."""
+def op_calls(body: list) -> list[ir.Assign]:
+    """Every statement whose value is an operator call, nested blocks included (a list: nested
+    generators passed each statement up through every level, 1.6 million times in a corpus check)."""
+    out: list = []
+    _op_calls(body, out)
+    return out
+
+
+def _op_calls(body: list, out: list) -> None:
     for stmt in body:
-        if isinstance(stmt, ir.Assign) and isinstance(stmt.value, ir.OpCall):
-            yield stmt
-        elif isinstance(stmt, ir.If):
-            yield from op_calls(stmt.then)
-            yield from op_calls(stmt.orelse)
-        elif isinstance(stmt, (ir.Loop, ir.Scope)):
-            yield from op_calls(stmt.body)
+        kind = type(stmt)
+        if kind is ir.Assign:
+            if type(stmt.value) is ir.OpCall:
+                out.append(stmt)
+        elif kind is ir.If:
+            _op_calls(stmt.then, out)
+            _op_calls(stmt.orelse, out)
+        elif kind is ir.Loop or kind is ir.Scope:
+            _op_calls(stmt.body, out)
