@@ -416,14 +416,22 @@ class Function:
 
 
 def walk_stmts(body: list[Stmt]) -> Iterator[Stmt]:
-    """Every statement, nested ones included, in source order."""
-    for stmt in body:
-        yield stmt
-        if isinstance(stmt, If):
-            yield from walk_stmts(stmt.then)
-            yield from walk_stmts(stmt.orelse)
-        elif isinstance(stmt, (Loop, Scope)):
-            yield from walk_stmts(stmt.body)
+    """Every statement, nested ones included, in source order. (One generator over a stack of the
+    blocks under way: nested generators passed each statement up through every level.)"""
+    stack = [iter(body)]
+    while stack:
+        for stmt in stack[-1]:
+            yield stmt
+            kind = type(stmt)
+            if kind is If:
+                stack.append(iter(stmt.orelse))
+                stack.append(iter(stmt.then))
+                break
+            if kind is Loop or kind is Scope:
+                stack.append(iter(stmt.body))
+                break
+        else:
+            stack.pop()
 
 
 def expr_vars(expr: Any) -> list[Var]:
