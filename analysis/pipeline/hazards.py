@@ -74,21 +74,28 @@ class Hazard:
     at: Optional[tuple[str, Span]] = None  # Z7: the scope header instead of the second task
 
 
+_NONE_SEEN = ((), ())
+
+
 def find_hazards(graph: TaskGraph, sim: Simulation) -> list[Hazard]:
     if graph.host:
         return []
     found: dict = {}
-    seen_by_base: dict = {}  # Base -> [(instance, access)] of earlier instances
+    # Base -> ([(instance, access)] of earlier instances, [those that write]): a read meets only the
+    # writers (two reads never conflict), in the same order (pypto-lib's qwen3_14b: 2.2 million pairs)
+    seen_by_base: dict = {}
     anc = sim.ancestors
     for inst in sim.instances:
         arms = _arms(inst)
+        ancestors = anc[inst.id]
         mine = []
         for access in inst.accesses:
             base = access.base
             if base.wild or inst.wild or not (access.reads or access.writes):
                 continue
-            for earlier, prior in seen_by_base.get(base, ()):
-                if anc[inst.id] >> earlier.id & 1 or not (prior.writes or access.writes):
+            every, writers = seen_by_base.get(base, _NONE_SEEN)
+            for earlier, prior in every if access.writes else writers:
+                if ancestors >> earlier.id & 1:
                     continue
                 if earlier.wild or _exclusive(arms, earlier):
                     continue
@@ -111,7 +118,10 @@ def find_hazards(graph: TaskGraph, sim: Simulation) -> list[Hazard]:
                     found[key] = (hazard, earlier.id, inst.id)
             mine.append((base, access))
         for base, access in mine:
-            seen_by_base.setdefault(base, []).append((inst, access))
+            every, writers = seen_by_base.setdefault(base, ([], []))
+            every.append((inst, access))
+            if access.writes:
+                writers.append((inst, access))
     out = sorted(_unimplied(found.values(), sim.surely_before), key=lambda h: (h.second, h.first, h.buffer))
     out.extend(_scope_windows(graph, sim))
     return out
