@@ -441,6 +441,12 @@ def expr_vars(expr: Any) -> list[Var]:
     return out
 
 
+# the expressions that keep their uses (expr_uses): the stages ask about each of them six or seven
+# times per analysis (U2, O3-O5, N1's renames), and an expression is never changed once lowered or
+# copied (a renaming makes a new one)
+COMPOUND = frozenset({OpCall, UserCall, TupleExpr, Subscript, Arith, Other})
+
+
 def expr_uses(expr: Any) -> tuple:
     """A compound expression's uses (expr_vars), kept on it once made."""
     used = expr.used
@@ -456,14 +462,7 @@ def _collect_vars(expr: Any, out: list) -> None:
     if kind is Ref or kind is TupleGet:
         out.append(expr.var)
     elif kind in COMPOUND:
-        # a compound expression's uses are kept on it: the stages ask about each expression six or
-        # seven times per analysis (U2, O3-O5, N1's renames), and expressions are never changed once
-        # lowered or copied (a renaming makes a new one)
-        used = expr.used
-        out.extend(used if used is not None else expr_uses(expr))
-
-
-COMPOUND = frozenset({OpCall, UserCall, TupleExpr, Subscript, Arith, Other})
+        out.extend(expr_uses(expr))
 
 
 def _walk_vars(expr: Any, out: list) -> None:
