@@ -40,7 +40,9 @@ enough to take the changes an editor sends together, 30 -> 15 ms: lspbench --fil
 session kept more memory, make soak 1.09 -> 1.10-1.11x), while a burst of keystrokes still waits for its pause (an analysis started at a burst's first keystroke takes the interpreter
 from the burst's answers: keystroke p95 2 -> 18 ms on prefill_cp_csa.py). A viewport that cannot
 be moved (a header edit) starts it at once; diagnostics and whole documents, which VS Code and Neovim ask after every
-change, wait for the pause too (else they would start it at every keystroke).
+change, wait for a burst's pause too (else they would start it at every keystroke), but end the first one: it
+only gathers the changes an editor sends together, and those came before the request (15 ms of every
+edit -> fresh whole document).
 
 An inline helper's scope headers borrow what its callers in other files lent the workspace's
 store (helper_callers.py); its own analysis never waits for them. What is missing or stale is lent
@@ -143,6 +145,7 @@ class Analyses:
         self.wanted_event: Optional[asyncio.Event] = None  # set when a document is wanted (ends a lending wait)
         self.borrowed_after_open_callers: dict[str, tuple] = {}  # helper -> (generation, version) it last did
         self.due: dict[str, float] = {}  # big documents being typed in -> when their analysis may start
+        self.first_pause: set[str] = set()  # those whose due is the short first pause (a whole answer ends it)
         self.last_typed: dict[str, float] = {}  # document -> when it last changed (a pause in typing ends a burst)
 
     # -- what changed -------------------------------------------------------------------------
@@ -166,6 +169,7 @@ class Analyses:
             if done is not None and done.seconds > PAUSED_AFTER_SECONDS:  # a newer change puts it off again
                 first = after_a_pause and done.seconds < AT_ONCE_UNDER_SECONDS
                 self.due[uri] = now + (FIRST_PAUSE_SECONDS if first else PAUSE_SECONDS)
+                (self.first_pause.add if first else self.first_pause.discard)(uri)
             self.want(uri)
 
     def _others_later(self, uri: str, first: bool = False) -> None:
@@ -179,6 +183,7 @@ class Analyses:
         for other in list(self.server.documents):
             if other != uri and other in self.done and self.server.is_python(other):
                 self.due[other] = max(self.due.get(other, 0.0), due)
+                self.first_pause.discard(other)
                 self.wanted[other] = None  # (last: the documents being typed in and asked about go first)
 
     def _lend_later(self, helper: str) -> None:
@@ -217,6 +222,7 @@ class Analyses:
         self.lending.pop(uri, None)
         self.borrowed_after_open_callers.pop(uri, None)
         self.due.pop(uri, None)
+        self.first_pause.discard(uri)
         self.last_typed.pop(uri, None)
         self.done.pop(uri, None)
         self.whole.pop(uri, None)
@@ -254,6 +260,11 @@ class Analyses:
             movable = moved_after is not None and self._can_move(uri, hints)
             if moved_after is not None and not movable:
                 self.due.pop(uri, None)  # a viewport that cannot be moved (a header edit) does not wait for a pause
+            if moved_after is None and uri in self.first_pause:
+                # a whole answer ends the first pause: that pause only gathers the changes an editor sends
+                # together, and they all came before this request (LSP keeps their order)
+                self.first_pause.discard(uri)
+                self.due.pop(uri, None)
             self.want(uri)
             wait = None
             if movable:
@@ -416,6 +427,7 @@ class Analyses:
         for uri in self.wanted:
             if self.due.get(uri, 0.0) <= now:
                 self.due.pop(uri, None)
+                self.first_pause.discard(uri)
                 return uri
         return None
 

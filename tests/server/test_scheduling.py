@@ -302,6 +302,23 @@ async def test_the_first_change_after_a_pause_waits_a_short_pause_and_a_burst_th
     assert asyncio.get_running_loop().time() - started >= FIRST_PAUSE_SECONDS * 2 + PAUSE_SECONDS
 
 
+async def test_a_whole_answer_asked_after_the_first_change_after_a_pause_starts_it_at_once():
+    server = await slow_document()
+    await asyncio.sleep(PAUSE_SECONDS)  # no change since the open for a pause
+    server.edit(2, (3, 4), (3, 5), "2")
+    assert URI in server.analyses.due  # the first pause, for the changes sent together ...
+    whole = asyncio.ensure_future(server.analyses.ask(URI))
+    await asyncio.sleep(0)
+    assert URI not in server.analyses.due  # ... which all came before the request: it is over
+    server.edit(3, (3, 4), (3, 5), "3")  # typed right after: a burst, which a whole answer does not cut short
+    again = asyncio.ensure_future(server.analyses.ask(URI))
+    await asyncio.sleep(0)
+    assert server.analyses.due[URI] - time.monotonic() > FIRST_PAUSE_SECONDS
+    _, first = await asyncio.wait_for(whole, 5.0)
+    _, fresh = await asyncio.wait_for(again, 5.0)
+    assert first.version >= 2 and fresh.version == 3
+
+
 async def test_a_document_slower_than_the_at_once_bound_waits_for_a_pause_after_a_pause_too(monkeypatch):
     server = await slow_document()
     monkeypatch.setattr(analyses, "AT_ONCE_UNDER_SECONDS", server.analyses.done[URI].seconds)
