@@ -1,9 +1,11 @@
 """`pypto-lens check --jobs N` prints what one job prints, in the same order (issue 8).
 
-Workers analyse folders in parallel, each with a workspace of the same roots,
-so cross-file imports resolve as in one job; files that reach an import cycle
-(whose results depend on which file of the cycle was analysed first) are
-analysed again in the one-job order.
+Workers analyse groups of files (a file with those whose inline helpers it
+expands) in parallel, each with a workspace of the same roots, so cross-file
+imports resolve as in one job. Files that reach an import cycle (whose results
+depend on which file of the cycle was analysed first), and helper files whose
+headers borrowed from other lenders than in one job, are analysed again in the
+one-job order.
 """
 from __future__ import annotations
 
@@ -77,6 +79,45 @@ def test_several_jobs_print_what_one_job_prints(tmp_path):
         for jobs in ("2", "3"):
             many = check(*paths, "--format", fmt, "--jobs", jobs)
             assert (many.returncode, many.stdout, many.stderr) == (one.returncode, one.stdout, one.stderr)
+
+
+HELPER = '''\
+import pypto.language as pl
+
+N = 256
+# (long, so that its group is handed out first: its worker reports it before anyone expands it there)
+''' + "# padding\n" * 400 + '''
+
+@pl.jit.inline
+def square_into(src: pl.Tensor[[N], pl.FP32], dst: pl.Tensor[[N], pl.FP32]):
+    with pl.at(level=pl.Level.CORE_GROUP, name_hint="sq"):
+        t = pl.load(src, [0], [N])
+        pl.store(pl.mul(t, t), [0], dst)
+    return dst
+'''
+CALLER = '''\
+import pypto.language as pl
+from lib.helpers import N, square_into
+
+
+@pl.jit
+def once(x: pl.Tensor[[N], pl.FP32], y: pl.Out[pl.Tensor[[N], pl.FP32]]):
+    y = square_into(x, y)
+    return y
+'''
+
+
+def test_a_helpers_headers_lent_by_a_file_in_another_group_are_those_of_one_job(tmp_path):
+    """app/main.py expands app/lib/helpers.py's helper through an import the groups' textual look-up
+    does not follow (a dotted module in a subfolder): the helper's worker reports it without main's
+    lending, and the parent makes it again after main, as one job does."""
+    (tmp_path / "app" / "lib").mkdir(parents=True)
+    (tmp_path / "app" / "main.py").write_text(CALLER, encoding="utf-8")
+    (tmp_path / "app" / "lib" / "helpers.py").write_text(HELPER, encoding="utf-8")
+    one = check(str(tmp_path), "--format", "json", "--jobs", "1")
+    assert "(from its callers)" in one.stdout  # the header one job shows: main.py was analysed before it
+    many = check(str(tmp_path), "--format", "json", "--jobs", "2")
+    assert (many.returncode, many.stdout) == (one.returncode, one.stdout)
 
 
 def test_jobs_must_be_positive():

@@ -2,22 +2,27 @@
 
 Every worker holds a workspace with the same roots as the one-job run, so
 imports between the files resolve the same way; it reads what it needs from
-disk. Work is handed out by folder (files import their siblings, so a folder's
-files share most of their analyses), largest folders first, and reports are
+disk. Work is handed out by group, largest first: a file goes with the files
+whose inline helpers it may expand (it imports them, or a file that does),
+since a helper's scope headers borrow what the files analysed before it lent
+(helper_callers.py), and those files share most of their analyses. Reports are
 printed in the one-job order as soon as every earlier one is in.
 
-The result of a file is a function of the files it reads, except where imports
-form a cycle: there the workspace answers with what it had when it met the
-cycle, so the result depends on which file of the cycle was analysed first. A
-worker flags such files (those that reach an import cycle); the parent analyses
-exactly those again, in the one-job order, in a workspace of its own. No other
-file reaches them, so that replays the one-job history of every file whose
-result depends on it.
+What a worker's history can change, the parent checks and makes again in the
+one-job order, in a workspace of its own:
+- a file that reaches an import cycle (the workspace answers with what it had
+  when it met the cycle, so the result depends on which file of the cycle was
+  analysed first): no other file reaches it, so that replays the one-job
+  history of every file whose result depends on it;
+- a file with inline helpers whose headers borrowed from other lenders than the
+  files before it in the one-job order (the groups are found from the import
+  lines' text, which may miss an import): it is made after exactly those.
 """
 from __future__ import annotations
 
 import multiprocessing
 import os
+import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Iterator, Optional
@@ -26,6 +31,7 @@ from ..gc_policy import collect_less_often
 from ..presentation.diagnostics import registration_diagnostics
 from ..registry.generate import SOURCE_SUFFIXES
 from ..vocabulary import Severity
+from ..workspace.helper_callers import lent_to
 from ..workspace.results import DocumentAnalysis
 from ..workspace.text import decode, normalise_newlines
 from ..workspace.workspace import Workspace, path_to_uri
@@ -41,6 +47,9 @@ class FileReport:
     lines: list[str] = field(default_factory=list)  # text format
     json: Optional[dict] = None  # json format
     order_dependent: bool = False  # it reaches an import cycle
+    lends_to: tuple = ()  # the files whose inline helpers' headers its analysis lent to
+    borrows: bool = False  # it has inline helpers with scopes, whose headers borrow what callers lent
+    lenders: tuple = ()  # ... and the files whose lendings the workspace held when it was reported
 
 
 def default_jobs() -> int:
@@ -66,7 +75,11 @@ def report(workspace: Workspace, path: Path, style: Style) -> FileReport:
     if path.suffix in SOURCE_SUFFIXES:  # a C++ source: its REGISTER_OP chains' rules (V1-V3)
         analysis = _registrations(path)
     else:
-        analysis = workspace.analysis(path_to_uri(path))
+        uri = path_to_uri(path)
+        analysis = workspace.analysis(uri)
+        out.lends_to = lent_to(analysis)
+        if workspace.borrows(uri):
+            out.borrows, out.lenders = True, workspace.lenders(uri)
     if analysis is None:
         out.json = {"file": str(path), "error": "could not be read"}
         return out
@@ -97,39 +110,86 @@ def reports(files: list[Path], roots: list[Path], jobs: int, style: Style) -> It
         for path in files:
             yield report(workspace, path, style)
         return
-    batches = _split(_folders(files), jobs)
-    largest_first = sorted(range(len(batches)), key=lambda i: -_size(batches[i]))
+    batches = _split(_groups(files), jobs, files)
+    largest_first = sorted(batches, key=lambda batch: -_size([files[i] for i in batch]))
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
-    replay: Optional[Workspace] = None
+    replay: Optional[_Replay] = None
+    lent: dict[str, set] = {}  # helper file -> the files before the next one to print that lent to it
     with context.Pool(min(jobs, len(batches)), initializer=_start, initargs=(roots, style)) as pool:
-        done: dict[int, list[FileReport]] = {}
+        done: dict[int, FileReport] = {}
         following = 0
-        for index, results in pool.imap_unordered(_run, [(i, batches[i]) for i in largest_first]):
-            done[index] = results
+        for results in pool.imap_unordered(_run, [[(i, files[i]) for i in batch] for batch in largest_first]):
+            done.update(results)
             while following in done:
-                for path, result in zip(batches[following], done.pop(following)):
-                    if result.order_dependent:
-                        replay = replay or Workspace(roots)
-                        result = report(replay, path, style)
-                    yield result
+                result = done.pop(following)
+                path = files[following]
+                one_job = tuple(sorted(lent.get(_key(path), ())))
+                if result.order_dependent or (result.borrows and result.lenders != one_job):
+                    replay = replay or _Replay(roots, files)
+                    result = replay.report(following, one_job, style)
+                for helper in result.lends_to:
+                    lent.setdefault(helper, set()).add(_key(path))
+                yield result
                 following += 1
 
 
-def _folders(files: list[Path]) -> list[list[Path]]:
-    """Runs of consecutive files of one folder."""
-    batches: list[list[Path]] = []
-    for path in files:
-        if batches and batches[-1][0].parent == path.parent:
-            batches[-1].append(path)
-        else:
-            batches.append([path])
-    return batches
+class _Replay:
+    """The parent's own workspace, for the reports a worker's history may have changed: it analyses the
+    files it is asked about in the one-job order, each after the lenders the one-job run had before it."""
+
+    def __init__(self, roots: list[Path], files: list[Path]):
+        self.workspace = Workspace(roots)
+        self.index = {_key(path): i for i, path in enumerate(files)}
+        self.files = files
+
+    def report(self, index: int, lenders: tuple, style: Style) -> FileReport:
+        held = self.workspace.lenders(path_to_uri(self.files[index]))
+        for lender in sorted(set(lenders) - set(held), key=self.index.__getitem__):
+            self.workspace.analysis(path_to_uri(self.files[self.index[lender]]))
+        return report(self.workspace, self.files[index], style)
 
 
-def _split(batches: list[list[Path]], jobs: int) -> list[list[Path]]:
-    """Fewer folders than jobs: halve the largest ones (order kept) until every job has one."""
+def _key(path: Path) -> str:
+    return path_to_uri(path)
+
+
+_IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+([\w.]+)[ \t]+import|import[ \t]+([\w.]+))", re.M)
+_INLINE = re.compile(r"\binline\b")
+
+
+def _groups(files: list[Path]) -> list[list[int]]:
+    """The files' indices, grouped: a file with every file whose inline helpers it may expand, through
+    the import lines' text (a module's last name, looked up beside the importing file). Each group keeps
+    the one-job order; groups come in the order of their first files."""
+    texts: dict[int, str] = {}
+    for i, path in enumerate(files):
+        try:
+            texts[i] = path.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            texts[i] = ""
+    beside = {(path.parent, path.stem): i for i, path in enumerate(files)}
+    parent = list(range(len(files)))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+    for i, path in enumerate(files):
+        for match in _IMPORT.finditer(texts[i]):
+            j = beside.get((path.parent, (match.group(1) or match.group(2)).rsplit(".", 1)[-1]))
+            if j is not None and j != i and _INLINE.search(texts[j]):
+                parent[find(i)] = find(j)
+    groups: dict[int, list[int]] = {}
+    for i in range(len(files)):
+        groups.setdefault(find(i), []).append(i)
+    return list(groups.values())
+
+
+def _split(batches: list[list[int]], jobs: int, files: list[Path]) -> list[list[int]]:
+    """Fewer groups than jobs: halve the largest ones (order kept) until every job has one."""
     while len(batches) < jobs:
-        k = max(range(len(batches)), key=lambda i: _size(batches[i]) if len(batches[i]) > 1 else -1)
+        k = max(range(len(batches)), key=lambda i: _size([files[j] for j in batches[i]]) if len(batches[i]) > 1 else -1)
         if len(batches[k]) < 2:
             break
         half = len(batches[k]) // 2
@@ -157,15 +217,14 @@ def _start(roots: list[Path], style: Style) -> None:
     _worker.update(workspace=Workspace(roots), style=style)
 
 
-def _run(task: tuple[int, list[Path]]) -> tuple[int, list[FileReport]]:
-    index, batch = task
+def _run(batch: list[tuple[int, Path]]) -> list[tuple[int, FileReport]]:
     workspace = _worker["workspace"]
     out = []
-    for path in batch:
+    for index, path in batch:
         result = report(workspace, path, _worker["style"])
         result.order_dependent = reaches_cycle(workspace, path_to_uri(path))
-        out.append(result)
-    return index, out
+        out.append((index, result))
+    return out
 
 
 def reaches_cycle(workspace: Workspace, uri: str) -> bool:

@@ -219,6 +219,12 @@ class Lending:
         for entries in self.by_helper.values():
             entries.pop(caller, None)
 
+    def lenders(self, uri: str) -> tuple[str, ...]:
+        """The callers whose lendings to the file `uri` the store holds (current or not)."""
+        own = _file_key(uri)
+        return tuple(sorted(caller for caller in self.by_helper.get(own, {})
+                            if caller != uri and _file_key(caller) != own))
+
     def current(self, workspace, uri: str, exports) -> list[LentScope]:
         """What the callers lent `uri` with its exports as they are now, from their texts as they are now."""
         out: list[LentScope] = []
@@ -228,6 +234,11 @@ class Lending:
                     and all(exports.token(what) == token for what, token in lent.reads):
                 out.extend(lent.scopes)
         return out
+
+
+def lent_to(analysis: Optional[DocumentAnalysis]) -> tuple[str, ...]:
+    """The files whose inline helpers' scopes an analysis lent headers to (as `Lending.lenders` names them)."""
+    return tuple(sorted({_file_key(s.helper_uri) for s in analysis.lent})) if analysis is not None else ()
 
 
 def inline_helpers(exports) -> dict[str, int]:

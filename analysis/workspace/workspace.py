@@ -207,6 +207,11 @@ class Workspace:
         with self._lock, self._question():
             self._analyse(caller, hints_only=True)  # (what it lends is made with its calls)
 
+    def lenders(self, uri: str) -> tuple[str, ...]:
+        """The files whose lendings to `uri`'s inline helpers the store holds (what its headers may borrow)."""
+        with self._lock:
+            return self.lending.lenders(uri)
+
     def settle(self, uri: str) -> None:
         """Lend `uri` everything its callers lend now (what the server does in the background)."""
         for caller in self.callers(uri):
