@@ -178,12 +178,13 @@ class Analyses:
         when told to (the refresh in `_finished`). The early cutoff makes it cheap when nothing they
         read changed. After the `first` change following a pause they wait as the changed document
         does, `FIRST_PAUSE_SECONDS` (a kernel's `pl.Out` made `pl.InOut` is one edit: its callers' new
-        hints were 100 ms later for nothing)."""
+        hints were 100 ms later for nothing), which a whole answer asked for them ends, as for it."""
         due = time.monotonic() + (FIRST_PAUSE_SECONDS if first else PAUSE_SECONDS)
         for other in list(self.server.documents):
             if other != uri and other in self.done and self.server.is_python(other):
-                self.due[other] = max(self.due.get(other, 0.0), due)
-                self.first_pause.discard(other)
+                if self.due.get(other, 0.0) <= due:  # (else it waits longer already: it is typed in itself)
+                    self.due[other] = due
+                    (self.first_pause.add if first else self.first_pause.discard)(other)  # (as the changed one)
                 self.wanted[other] = None  # (last: the documents being typed in and asked about go first)
 
     def _lend_later(self, helper: str) -> None:

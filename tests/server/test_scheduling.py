@@ -319,6 +319,23 @@ async def test_a_whole_answer_asked_after_the_first_change_after_a_pause_starts_
     assert first.version >= 2 and fresh.version == 3
 
 
+async def test_a_whole_answer_for_a_document_another_changed_ends_its_first_pause_too():
+    server = await slow_document()
+    await settle(server)
+    other = "file:///sched/kernels.py"  # (a kernel's pl.Out made pl.InOut: the caller's hints change)
+    server.documents.open(other, TEXT, 1, "python")
+    server.analyses.changed(other)
+    await asyncio.sleep(PAUSE_SECONDS * 2)  # (kernels.py analysed; then no change for a pause)
+    await settle(server)
+    server.documents.change(other, 2, [Change("2", (3, 4), (3, 5))], "utf-16")
+    server.analyses.changed(other)
+    assert URI in server.analyses.due  # the first pause, for the changes sent together ...
+    whole = asyncio.ensure_future(server.analyses.ask(URI))
+    await asyncio.sleep(0)
+    assert URI not in server.analyses.due  # ... over with the caller's whole answer asked
+    await asyncio.wait_for(whole, 5.0)
+
+
 async def test_a_document_slower_than_the_at_once_bound_waits_for_a_pause_after_a_pause_too(monkeypatch):
     server = await slow_document()
     monkeypatch.setattr(analyses, "AT_ONCE_UNDER_SECONDS", server.analyses.done[URI].seconds)
