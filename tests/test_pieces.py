@@ -159,3 +159,22 @@ def test_a_line_added_moves_the_statements_after_it_without_parsing_them_again(m
         assert dump(by_statements[0]) == dump(whole[0]) and by_statements[1] == whole[1]
         assert parsed[-1] == added[0]  # the new line's statement, parsed; the others moved
     assert parsed == [indent + "_probe = 0", indent + "_other = 1"]
+
+
+def test_a_file_only_imported_parses_its_long_functions_whole():
+    """What importers read of a file (DocumentAnalyzer.light) is made from whole parses: no keystroke
+    will parse its statements again there. Its own analysis later reads the same parses, and is what
+    an analysis that parsed statement by statement makes."""
+    from pypto_lens.registry.default import default_registry
+    from pypto_lens.workspace.caches import Caches
+    from pypto_lens.workspace.document import DocumentAnalyzer
+    import tempfile
+    with tempfile.TemporaryDirectory() as tmp:
+        text = write_model(Path(tmp) / "m", 600, seed=5).read_text(encoding="utf-8")
+    assert any(u.end - u.start >= pieces.MIN_LINES for u in chunker.split(text))
+    imported = DocumentAnalyzer(default_registry, Caches())
+    imported.light(text, "file:///m/model.py", "file:///m/caller.py")
+    assert len(imported.caches.statements) == 0 and len(imported.caches.parses) > 0
+    after, _ = imported.analyse(text, "file:///m/model.py", 1)
+    fresh, _ = DocumentAnalyzer(default_registry, Caches()).analyse(text, "file:///m/model.py", 1)
+    assert len(fresh.calls) > 10 and after.calls == fresh.calls and after.diagnostics == fresh.diagnostics

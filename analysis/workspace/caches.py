@@ -218,14 +218,18 @@ class Caches:
                 cache.release(old[name])
 
 
-def parse(caches: Caches, unit: chunker.Unit) -> ParsedUnit:
+def parse(caches: Caches, unit: chunker.Unit, by_statements: bool = True) -> ParsedUnit:
     """A unit's statements and its first syntax problem, parsed once per (kind, code): its text
-    without comments and trailing blanks (chunker.code_text), so a comment typed changes nothing."""
+    without comments and trailing blanks (chunker.code_text), so a comment typed changes nothing.
+    A long function is parsed statement by statement (`by_statements`), each statement cached, so
+    that a keystroke in it parses one statement again. That costs 12% more than one parse of the
+    whole (pypto-lib's deepseek_v4_flash_mtp), which a file only imported, not typed in, need not
+    pay: the result is the same (pieces.py)."""
     def run() -> ParsedUnit:
         text = unit.code
         if unit.kind == "class":
             text += "\n" + " " * 4 + "pass"  # a class header alone has no body
-        if unit.end - unit.start >= pieces.MIN_LINES:  # a long function: statement by statement
+        if by_statements and unit.end - unit.start >= pieces.MIN_LINES:  # a long function: statement by statement
             stmts, problem = parse_recovering(text, lambda t: pieces.parse_by_statements(t, _Statements(caches)))
         else:
             stmts, problem = parse_recovering(text)

@@ -117,7 +117,7 @@ class DocumentAnalyzer:
     def light(self, text: str, uri: Optional[str], holder: str) -> LightSummary:
         """What importing files read of the document (LightSummary), without its analysis."""
         with self.caches.analysing(holder), one_per_value():
-            units, parsed, ctx, _ = self._parsed(text, uri)
+            units, parsed, ctx, _ = self._parsed(text, uri, by_statements=False)
             fingerprint, programs = _programs(units, parsed, ctx)
             summary = LightSummary(dict(ctx.constants), dict(ctx.imported), {}, {}, ())
             module = next((p for p in programs if p.kind == "module"), None)
@@ -141,12 +141,13 @@ class DocumentAnalyzer:
             summary.chain = ((module.name, tuple(fn.digest for fn in lowered), registry), chain, externals)
             return summary
 
-    def _parsed(self, text: str, uri: Optional[str]):
+    def _parsed(self, text: str, uri: Optional[str], by_statements: bool = True):
         """The document's units, their parses (units without pl code are not parsed: not worth it), its
-        module context, and whether it uses pl at all."""
+        module context, and whether it uses pl at all. `by_statements`: long functions statement by
+        statement, for the keystrokes to come (caches.parse); an imported file's are parsed whole."""
         units = self.caches.splitter(uri).split(text) if uri else chunker.split(text)
         relevant, uses_pl = relevance(self.caches, units)
-        parsed = [parse(self.caches, unit) if relevant(unit) else _SKIPPED for unit in units]
+        parsed = [parse(self.caches, unit, by_statements) if relevant(unit) else _SKIPPED for unit in units]
         statements = [p.stmts for p in parsed]
         top = [st if u.kind == "statement" else [] for st, u in zip(statements, units)]
         ctx = build_context(top, self.imported_constants, _config_classes(units, statements))
