@@ -9,6 +9,7 @@ the files that import it may use.
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
@@ -61,13 +62,34 @@ class LightSummary:
     chain: Optional[tuple] = None
     _signatures: Optional[dict] = None
     failed: bool = False  # the chain stopped half-way (preempt.py): its state is no one's to go on from
+    maker: Optional["_LightMaker"] = None  # makes the functions not made yet, when asked (None: all made)
 
     @property
     def signatures_made(self) -> bool:
         return self._signatures is not None
 
+    def pending(self, name: str) -> bool:
+        """Is `name` a top-level function of the file not made yet (a pl function or not)?"""
+        return self.maker is not None and self.maker.pending(name)
+
+    def make(self, name: str) -> None:
+        """Make the function `name` (if pending) and those it names, as far as the inline helpers."""
+        if self.maker is not None:
+            self.maker.make(name, self)
+
+    def make_whole(self) -> None:
+        """Make every function, and the chain of the whole module the signatures come from."""
+        maker, self.maker = self.maker, None
+        if maker is not None:
+            try:
+                maker.make_whole(self)
+            except BaseException:
+                self.maker = maker
+                raise
+
     def signatures(self) -> dict:
         if self._signatures is None:
+            self.make_whole()
             if self.chain is None or self.failed:
                 return {}
             key, chain, externals = self.chain
@@ -85,6 +107,97 @@ class LightSummary:
         signatures were made from it."""
         chain, self.chain = (self.chain, None) if self._signatures is not None else (None, self.chain)
         return chain
+
+
+_DEF = re.compile(r"^(?:async[ \t]+)?def[ \t]+([A-Za-z_]\w*)", re.M)  # (at column 0: the unit's own)
+_WORD = re.compile(r"[A-Za-z_]\w*")
+
+
+def _function_name(unit: chunker.Unit) -> Optional[str]:
+    """The name a top-level `def` unit defines (decorated or not, its decorators on one line or many),
+    else None."""
+    if unit.kind != "statement" or not unit.code.startswith(("@", "def", "async")):
+        return None
+    match = _DEF.search(unit.code)
+    return match.group(1) if match else None
+
+
+class _LightMaker:
+    """Makes a LightSummary's functions when importers first ask for one: that function and those its
+    text names, however deep (a superset of what its chain reads of the module), are parsed, lowered
+    and chained as far as the inline helpers' types, not the file's other functions. An inline
+    helper's result depends on its own text and its callees' only, so it is the same as from the
+    whole module's chain; the signatures of the other functions come from the whole module's chain,
+    as before (`make_whole`). Most of what importing files parsed and lowered of pypto-lib's models
+    was functions they never read (issue 20: prefill_cp_csa.py's imports 55% of their lines)."""
+
+    def __init__(self, analyzer: "DocumentAnalyzer", holder: str, units: list, parsed: list, ctx: ModuleContext,
+                 functions: dict):
+        self.analyzer, self.holder, self.units, self.ctx = analyzer, holder, units, ctx
+        # the units parsed at once (asked of the caches again, not held here: their bounds hold for them too)
+        self.eager = [p is not _SKIPPED for p in parsed]
+        self.functions = functions  # name -> its units
+        # (not the summary: the two would be a reference cycle, and a dropped summary's units, parses and
+        # analyzer would wait for the cycle collector: a long session's memory grew 1.09 -> 1.13-1.15x)
+        self.waiting = set(functions)  # the names not made yet
+        self.busy = False  # (an import cycle asking again meanwhile: absent then)
+
+    def pending(self, name: str) -> bool:
+        return name in self.waiting and not self.busy
+
+    def make(self, name: str, summary: LightSummary) -> None:
+        if name not in self.waiting or self.busy:
+            return
+        named, frontier = set(), [name]
+        while frontier:
+            current = frontier.pop()
+            if current not in named:
+                named.add(current)
+                frontier.extend(word for k in self.functions[current] for word in _WORD.findall(self.units[k].code)
+                                if word in self.functions and word not in named)
+        self._chain(summary, named, whole=False)
+
+    def make_whole(self, summary: LightSummary) -> None:
+        self._chain(summary, set(self.functions), whole=True)
+
+    def _chain(self, summary: LightSummary, named: set, whole: bool) -> None:
+        analyzer, units = self.analyzer, self.units
+        self.busy = True
+        try:
+            with analyzer.caches.analysing(self.holder, adding=True), one_per_value():
+                chosen = {k for name in named for k in self.functions[name]}
+                parsed = [parse(analyzer.caches, unit, False) if self.eager[k] or k in chosen else _SKIPPED
+                          for k, unit in enumerate(units)]
+                fingerprint, programs = _programs(units, parsed, self.ctx)
+                module = next((p for p in programs if p.kind == "module"), None)
+                functions = analyzer._lower(module, units, self.ctx, fingerprint) if module is not None else {}
+                functions = {name: made for name, made in functions.items() if name in named}
+                if not functions:
+                    self.waiting -= named
+                    return
+                externals: dict = {}
+
+                def external(ref: ir.CalleeRef) -> Optional[Fn]:
+                    if ref not in externals:
+                        externals[ref] = analyzer.external(ref, self.ctx)
+                    return externals[ref]
+                registry = analyzer.registry()
+                lowered = [fn for _, fn in functions.values()]
+                chain = ProgramChain(module.name, lowered, registry, external)
+                helpers = chain.inline_helpers()
+        finally:
+            self.busy = False
+        summary.offsets.update((name, units[src.unit].start) for name, (src, _) in functions.items())
+        if whole:  # (the whole chain's helpers: the same as those made before, which importers read as copies)
+            summary.helpers = helpers
+            summary.others = tuple(name for name in functions if name not in helpers)
+            summary.chain = ((module.name, tuple(fn.digest for fn in lowered), registry), chain, externals)
+        else:
+            summary.helpers.update((name, fn) for name, fn in helpers.items() if name in named
+                                   and name not in summary.helpers)
+            summary.others = tuple(summary.others) + tuple(name for name in functions
+                                                           if name not in helpers and name not in summary.others)
+        self.waiting -= named
 
 
 class DocumentAnalyzer:
@@ -115,30 +228,28 @@ class DocumentAnalyzer:
             return self._analyse(text, uri, version, hints_only=True)
 
     def light(self, text: str, uri: Optional[str], holder: str) -> LightSummary:
-        """What importing files read of the document (LightSummary), without its analysis."""
+        """What importing files read of the document (LightSummary), without its analysis: its imports
+        and constants at once, its top-level functions when first asked for (_LightMaker)."""
         with self.caches.analysing(holder), one_per_value():
-            units, parsed, ctx, _ = self._parsed(text, uri, by_statements=False)
-            fingerprint, programs = _programs(units, parsed, ctx)
+            units = self.caches.splitter(uri).split(text) if uri else chunker.split(text)
+            relevant, _ = relevance(self.caches, units)
+            functions: dict[str, list[int]] = {}  # top-level function name -> its units (parsed when asked)
+            parsed = []
+            for k, unit in enumerate(units):
+                name = _function_name(unit) if relevant(unit) else None
+                if name is not None:
+                    functions.setdefault(name, []).append(k)
+                parsed.append(parse(self.caches, unit, False) if relevant(unit) and name is None else _SKIPPED)
+            statements = [p.stmts for p in parsed]
+            top = [st if u.kind == "statement" else [] for st, u in zip(statements, units)]
+            ctx = build_context(top, self.imported_constants, _config_classes(units, statements))
+            for k, stmts in enumerate(top):  # (a def its text did not tell: parsed already, made when asked)
+                for st in stmts:
+                    if isinstance(st, s.FunctionDef):
+                        functions.setdefault(st.name, []).append(k)
             summary = LightSummary(dict(ctx.constants), dict(ctx.imported), {}, {}, ())
-            module = next((p for p in programs if p.kind == "module"), None)
-            if module is None:
-                return summary
-            functions = self._lower(module, units, ctx, fingerprint)
-            if not functions:
-                return summary
-            externals: dict = {}
-
-            def external(ref: ir.CalleeRef) -> Optional[Fn]:
-                if ref not in externals:
-                    externals[ref] = self.external(ref, ctx)
-                return externals[ref]
-            registry = self.registry()
-            lowered = [fn for _, fn in functions.values()]
-            chain = ProgramChain(module.name, lowered, registry, external)
-            summary.offsets = {name: units[src.unit].start for name, (src, _) in functions.items()}
-            summary.helpers = chain.inline_helpers()
-            summary.others = tuple(name for name in functions if name not in summary.helpers)
-            summary.chain = ((module.name, tuple(fn.digest for fn in lowered), registry), chain, externals)
+            if functions:
+                summary.maker = _LightMaker(self, holder, units, parsed, ctx, functions)
             return summary
 
     def _parsed(self, text: str, uri: Optional[str], by_statements: bool = True):

@@ -70,18 +70,28 @@ class Exports:
 
 
 class LazyFunctions(Mapping):
-    """A light export's functions: its inline helpers at once, the others' signatures when one is first
-    read (the module program's chain then runs as far as the signatures, once)."""
+    """A light export's functions, each made when first read: an inline helper with the functions it
+    names (LightSummary.make), the others' signatures over the whole module (its chain then runs as far
+    as the signatures, once)."""
 
     def __init__(self, uri: str, summary: LightSummary, tokens: dict):
         self.uri, self.summary, self.tokens = uri, summary, tokens
         self.made: dict[str, Fn] = {}
-        for name, fn in summary.helpers.items():
-            self.made[name] = _export_function(uri, name, fn, summary.offsets.get(name, 0), tokens)
-        self.names = tuple(summary.helpers) + tuple(summary.others)
-        self.others_made = not summary.others
+        self._export_helpers()
+        self.others_made = False
+
+    def _export_helpers(self) -> None:
+        for name, fn in self.summary.helpers.items():
+            if name not in self.made:
+                self.made[name] = _export_function(self.uri, name, fn, self.summary.offsets.get(name, 0), self.tokens)
+
+    def _ask(self, name: str) -> None:
+        if name not in self.made and self.summary.pending(name):
+            self.summary.make(name)
+            self._export_helpers()
 
     def __getitem__(self, name: str) -> Fn:
+        self._ask(name)
         if name not in self.made and not self.others_made and name in self.summary.others:
             self.others_made = True  # (also against a cycle of imports asking it again meanwhile: absent then)
             try:
@@ -89,18 +99,25 @@ class LazyFunctions(Mapping):
             except BaseException:
                 self.others_made = False
                 raise
+            self._export_helpers()
             for other, fn in signatures.items():
                 self.made[other] = _export_function(self.uri, other, fn, self.summary.offsets.get(other, 0), self.tokens)
         return self.made[name]
 
     def __contains__(self, name) -> bool:
+        self._ask(name)
         return name in self.made or (not self.others_made and name in self.summary.others)
 
+    def _names(self) -> tuple:
+        self.summary.make_whole()
+        self._export_helpers()
+        return tuple(self.summary.helpers) + tuple(self.summary.others)
+
     def __iter__(self):
-        return iter(self.names)
+        return iter(self._names())
 
     def __len__(self) -> int:
-        return len(self.names)
+        return len(self._names())
 
 
 class Workspace:
