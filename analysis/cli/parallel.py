@@ -48,8 +48,9 @@ class FileReport:
     json: Optional[dict] = None  # json format
     order_dependent: bool = False  # it reaches an import cycle
     lends_to: tuple = ()  # the files whose inline helpers' headers its analysis lent to
-    borrows: bool = False  # it has inline helpers with scopes, whose headers borrow what callers lent
-    lenders: tuple = ()  # ... and the files whose lendings the workspace held when it was reported
+    # the files whose lendings the workspace held when it was reported (None: it has no inline helper with
+    # a scope, whose headers borrow what callers lent)
+    lenders: Optional[tuple] = None
 
 
 def default_jobs() -> int:
@@ -79,7 +80,7 @@ def report(workspace: Workspace, path: Path, style: Style) -> FileReport:
         analysis = workspace.analysis(uri)
         out.lends_to = lent_to(analysis)
         if workspace.borrows(uri):
-            out.borrows, out.lenders = True, workspace.lenders(uri)
+            out.lenders = workspace.lenders(uri)
     if analysis is None:
         out.json = {"file": str(path), "error": "could not be read"}
         return out
@@ -110,8 +111,9 @@ def reports(files: list[Path], roots: list[Path], jobs: int, style: Style) -> It
         for path in files:
             yield report(workspace, path, style)
         return
-    batches = _split(_groups(files), jobs, files)
-    largest_first = sorted(batches, key=lambda batch: -_size([files[i] for i in batch]))
+    sizes = _sizes(files)
+    batches = _split(_groups(files), jobs, sizes)
+    largest_first = sorted(batches, key=lambda batch: -sum(sizes[i] for i in batch))
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
     replay: Optional[_Replay] = None
     lent: dict[str, set] = {}  # helper file -> the files before the next one to print that lent to it
@@ -123,12 +125,12 @@ def reports(files: list[Path], roots: list[Path], jobs: int, style: Style) -> It
             while following in done:
                 result = done.pop(following)
                 path = files[following]
-                one_job = tuple(sorted(lent.get(_key(path), ())))
-                if result.order_dependent or (result.borrows and result.lenders != one_job):
+                one_job = tuple(sorted(lent.get(path_to_uri(path), ())))
+                if result.order_dependent or (result.lenders is not None and result.lenders != one_job):
                     replay = replay or _Replay(roots, files)
                     result = replay.report(following, one_job, style)
                 for helper in result.lends_to:
-                    lent.setdefault(helper, set()).add(_key(path))
+                    lent.setdefault(helper, set()).add(path_to_uri(path))
                 yield result
                 following += 1
 
@@ -139,7 +141,7 @@ class _Replay:
 
     def __init__(self, roots: list[Path], files: list[Path]):
         self.workspace = Workspace(roots)
-        self.index = {_key(path): i for i, path in enumerate(files)}
+        self.index = {path_to_uri(path): i for i, path in enumerate(files)}
         self.files = files
 
     def report(self, index: int, lenders: tuple, style: Style) -> FileReport:
@@ -147,10 +149,6 @@ class _Replay:
         for lender in sorted(set(lenders) - set(held), key=self.index.__getitem__):
             self.workspace.analysis(path_to_uri(self.files[self.index[lender]]))
         return report(self.workspace, self.files[index], style)
-
-
-def _key(path: Path) -> str:
-    return path_to_uri(path)
 
 
 _IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+([\w.]+)[ \t]+import|import[ \t]+([\w.]+))", re.M)
@@ -186,10 +184,11 @@ def _groups(files: list[Path]) -> list[list[int]]:
     return list(groups.values())
 
 
-def _split(batches: list[list[int]], jobs: int, files: list[Path]) -> list[list[int]]:
+def _split(batches: list[list[int]], jobs: int, sizes: list[int]) -> list[list[int]]:
     """Fewer groups than jobs: halve the largest ones (order kept) until every job has one."""
     while len(batches) < jobs:
-        k = max(range(len(batches)), key=lambda i: _size([files[j] for j in batches[i]]) if len(batches[i]) > 1 else -1)
+        k = max(range(len(batches)),
+                key=lambda i: sum(sizes[j] for j in batches[i]) if len(batches[i]) > 1 else -1)
         if len(batches[k]) < 2:
             break
         half = len(batches[k]) // 2
@@ -197,14 +196,15 @@ def _split(batches: list[list[int]], jobs: int, files: list[Path]) -> list[list[
     return batches
 
 
-def _size(batch: list[Path]) -> int:
-    total = 0
-    for path in batch:
+def _sizes(files: list[Path]) -> list[int]:
+    """Each file's size in bytes (a group's work grows with it; 0 for one that cannot be read)."""
+    out = []
+    for path in files:
         try:
-            total += path.stat().st_size
+            out.append(path.stat().st_size)
         except OSError:
-            pass
-    return total
+            out.append(0)
+    return out
 
 
 # -- in a worker ---------------------------------------------------------------------------------

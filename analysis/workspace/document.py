@@ -231,36 +231,34 @@ class DocumentAnalyzer:
         """What importing files read of the document (LightSummary), without its analysis: its imports
         and constants at once, its top-level functions when first asked for (_LightMaker)."""
         with self.caches.analysing(holder), one_per_value():
-            units = self.caches.splitter(uri).split(text) if uri else chunker.split(text)
-            relevant, _ = relevance(self.caches, units)
             functions: dict[str, list[int]] = {}  # top-level function name -> its units (parsed when asked)
-            parsed = []
-            for k, unit in enumerate(units):
-                name = _function_name(unit) if relevant(unit) else None
-                if name is not None:
-                    functions.setdefault(name, []).append(k)
-                parsed.append(parse(self.caches, unit, False) if relevant(unit) and name is None else _SKIPPED)
-            statements = [p.stmts for p in parsed]
-            top = [st if u.kind == "statement" else [] for st, u in zip(statements, units)]
-            ctx = build_context(top, self.imported_constants, _config_classes(units, statements))
-            for k, stmts in enumerate(top):  # (a def its text did not tell: parsed already, made when asked)
-                for st in stmts:
-                    if isinstance(st, s.FunctionDef):
-                        functions.setdefault(st.name, []).append(k)
+            units, parsed, ctx, _ = self._parsed(text, uri, by_statements=False, deferred=functions)
             summary = LightSummary(dict(ctx.constants), dict(ctx.imported), {}, {}, ())
             if functions:
                 summary.maker = _LightMaker(self, holder, units, parsed, ctx, functions)
             return summary
 
-    def _parsed(self, text: str, uri: Optional[str], by_statements: bool = True):
+    def _parsed(self, text: str, uri: Optional[str], by_statements: bool = True, deferred: Optional[dict] = None):
         """The document's units, their parses (units without pl code are not parsed: not worth it), its
         module context, and whether it uses pl at all. `by_statements`: long functions statement by
-        statement, for the keystrokes to come (caches.parse); an imported file's are parsed whole."""
+        statement, for the keystrokes to come (caches.parse); an imported file's are parsed whole.
+        `deferred`: the top-level functions are not parsed but listed there, name -> units (a `def`
+        its text did not tell is parsed, and listed too); the module context needs none of them."""
         units = self.caches.splitter(uri).split(text) if uri else chunker.split(text)
         relevant, uses_pl = relevance(self.caches, units)
-        parsed = [parse(self.caches, unit, by_statements) if relevant(unit) else _SKIPPED for unit in units]
+        parsed = []
+        for k, unit in enumerate(units):
+            name = _function_name(unit) if deferred is not None and relevant(unit) else None
+            if name is not None:
+                deferred.setdefault(name, []).append(k)
+            parsed.append(parse(self.caches, unit, by_statements) if relevant(unit) and name is None else _SKIPPED)
         statements = [p.stmts for p in parsed]
         top = [st if u.kind == "statement" else [] for st, u in zip(statements, units)]
+        if deferred is not None:
+            for k, stmts in enumerate(top):
+                for st in stmts:
+                    if isinstance(st, s.FunctionDef):
+                        deferred.setdefault(st.name, []).append(k)
         ctx = build_context(top, self.imported_constants, _config_classes(units, statements))
         return units, parsed, ctx, uses_pl
 
