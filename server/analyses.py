@@ -44,6 +44,14 @@ change, wait for a burst's pause too (else they would start it at every keystrok
 only gathers the changes an editor sends together, and those came before the request (15 ms of every
 edit -> fresh whole document).
 
+The cycle collector is off while an edit's hints are made and answered (a document analysed before,
+in under `AT_ONCE_UNDER_SECONDS`). The analysis allocates its new result while the last one is still
+alive, and the young generation reached the collector's threshold during nearly every edit of a
+model: a collection walked the tens of thousands of young objects, 16-36 ms of an edit of
+dspark_drafter.py. Once the answers are out, the last result is gone, freed by reference counts
+(an analysis makes hardly any cycles), and most of those collections are not needed at all; one
+that still is runs then, off the answer's path. The first analysis of a document, longer, keeps it on.
+
 An inline helper's scope headers borrow what its callers in other files lent the workspace's
 store (helper_callers.py); its own analysis never waits for them. What is missing or stale is lent
 in the background, at low priority: `LENDING_DELAY_SECONDS` after the last change of any document,
@@ -68,6 +76,7 @@ import logging
 import time
 import traceback
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Optional
@@ -87,6 +96,7 @@ PAUSED_AFTER_SECONDS = 0.05  # a document whose last analysis took longer than t
 PAUSE_SECONDS = 0.1  # ... once its typing pauses this long (its answers meanwhile are moved)
 FIRST_PAUSE_SECONDS = 0.015  # ... but the first change after a pause waits only this long for another ...
 AT_ONCE_UNDER_SECONDS = 1.5  # ... when its last analysis took less (pypto-lib's biggest models open in 1-1.2 s)
+ANSWERS_SECONDS = 0.05  # how long the cycle collector stays off for the hints an edit's analysis answers, at most
 LENDING_DELAY_SECONDS = 1.0  # the background lending to an open helper starts this long after the last change (a pause in typing: lending takes the worker, and a keystroke meanwhile waits)
 
 
@@ -139,6 +149,7 @@ class Analyses:
         self.answered: dict[str, Answered] = {}  # documents answered from a moved analysis since their last one
         self.moved_version: dict[str, Optional[int]] = {}  # the version each document was last answered moved at
         self.frozen = False  # gc.freeze done (once)
+        self.asking: dict[str, int] = {}  # document -> how many requests for its hints wait in ask()
         self.timings: list[float] = []  # seconds of recent analyses (for the benchmarks' log)
         self.helpers: set[str] = set()  # open documents with inline helpers whose headers callers lend
         self.lending: dict[str, Lending] = {}  # helper -> its background lending, pending
@@ -246,6 +257,17 @@ class Analyses:
                   hints: bool = False):
         """(text, analysis) for the newest text; see the module's docstring for `moved_after`. `hints`:
         the analysis may be one made as far as what hints show."""
+        if not hints:
+            return await self._ask(uri, moved_after, lines, hints)
+        self.asking[uri] = self.asking.get(uri, 0) + 1
+        try:
+            return await self._ask(uri, moved_after, lines, hints)
+        finally:
+            self.asking[uri] -= 1
+            if not self.asking[uri]:
+                del self.asking[uri]
+
+    async def _ask(self, uri: str, moved_after: Optional[float], lines: Optional[tuple[int, int]], hints: bool):
         started = time.monotonic()
         while True:
             text = self.server.documents.get(uri)
@@ -366,11 +388,15 @@ class Analyses:
                 self.running = uri
                 try:
                     before = self.done.get(uri)
-                    version, analysis, seconds, helper = await loop.run_in_executor(self.worker, self._analyse, uri)
-                    # (what the whole analysis costs, for the pauses in typing: the last one's when only the hints are made)
-                    whole = seconds if analysis is None or analysis.complete or before is None else \
-                        max(seconds, before.seconds)
-                    self._finished(uri, Done(version, generation, analysis, whole))
+                    paused = before is not None and before.seconds < AT_ONCE_UNDER_SECONDS  # (an edit's)
+                    with _collector_paused(paused):
+                        version, analysis, seconds, helper = await loop.run_in_executor(self.worker, self._analyse, uri)
+                        # (what the whole analysis costs, for the pauses in typing: the last one's when only the hints are made)
+                        whole = seconds if analysis is None or analysis.complete or before is None else \
+                            max(seconds, before.seconds)
+                        self._finished(uri, Done(version, generation, analysis, whole))
+                        if paused:
+                            await self._hints_answered(uri)
                     if helper and self.fresh(uri, hints=True) is not None:
                         await self._alone(loop, uri)
                     if analysis is not None and not analysis.complete and self.fresh(uri, hints=True) is not None:
@@ -389,6 +415,14 @@ class Analyses:
         finally:
             self.active = False
             self._wake()
+
+    async def _hints_answered(self, uri: str) -> None:
+        """Returns when the requests for `uri`'s hints that were waiting have been answered (their answers
+        are written when their tasks end, a turn of the loop later), or after ANSWERS_SECONDS."""
+        deadline = time.monotonic() + ANSWERS_SECONDS
+        while self.asking.get(uri) and time.monotonic() < deadline:
+            await asyncio.sleep(0.001)
+        await asyncio.sleep(0)
 
     async def _alone(self, loop, helper: str) -> None:
         """A helper just analysed with no other open document calling it: its analysis borrowed what the
@@ -581,6 +615,19 @@ class Analyses:
             return
         if any(_shown(done.analysis, window) != shown for window, shown in answered.windows):
             self.server.refresh_hints()
+
+
+@contextmanager
+def _collector_paused(paused: bool):
+    """The cycle collector off while an edit's hints are made and answered (see the module)."""
+    if not paused or not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
 
 
 def _shown(analysis: Optional[DocumentAnalysis], window: tuple[int, int]) -> tuple:

@@ -7,6 +7,7 @@ analysis is done and knows what every answer must be.
 from __future__ import annotations
 
 import asyncio
+import gc
 import threading
 import time
 
@@ -500,3 +501,48 @@ async def test_the_rest_of_an_analysis_gives_way_to_a_change():
     assert server.lens.events == ["gave way"]  # version 1's rest stopped, and the new hints did not wait for it
     _, whole = await asyncio.wait_for(server.analyses.ask(URI), 5.0)
     assert whole.complete and whole.version == 2 and server.lens.events[-1] == "rest made"
+
+
+class CollectorWatchingEngine(HintsFirstEngine):
+    """Notes whether the cycle collector was on during each question, and lets the rest go at once."""
+
+    def __init__(self, documents: Documents):
+        super().__init__(documents)
+        self.rest.set()
+        self.collector: list = []  # (version, hints_only, gc.isenabled())
+
+    def analysis(self, uri: str, hints_only: bool = False) -> DocumentAnalysis:
+        self.collector.append((self.documents.snapshot(uri).version, hints_only, gc.isenabled()))
+        return super().analysis(uri, hints_only)
+
+
+async def test_the_cycle_collector_is_off_while_an_edits_hints_are_made_and_answered():
+    server = FakeServer()
+    server.lens = CollectorWatchingEngine(server.documents)
+    server.open()
+    await asyncio.wait_for(server.analyses.ask(URI, hints=True), 5.0)
+    await settle(server)
+    server.edit(2, (3, 4), (3, 5), "2")
+    _, answer = await asyncio.wait_for(server.analyses.ask(URI, hints=True), 5.0)
+    assert answer.version == 2
+    await settle(server)
+    # the first analysis (longer, once) keeps it on; an edit's hints are made with it off; the rest with it on
+    assert server.lens.collector == [(1, True, True), (1, False, True), (2, True, False), (2, False, True)]
+    assert gc.isenabled()
+
+
+async def test_the_cycle_collector_is_on_again_after_an_edits_analysis_failed():
+    server = FakeServer()
+    server.open()
+    await server.analyses.ask(URI)
+    working, seen = server.lens.analysis, []
+
+    def analysis(uri: str, hints_only: bool = False):
+        seen.append(gc.isenabled())
+        raise RuntimeError("a bug in a stage")
+    server.lens.analysis = analysis
+    server.edit(2, (3, 4), (3, 5), "2")
+    _, answer = await asyncio.wait_for(server.analyses.ask(URI, hints=True), 5.0)
+    await settle(server)
+    assert answer is None and seen[0] is False and gc.isenabled()
+    server.lens.analysis = working
