@@ -397,6 +397,8 @@ class Analyses:
                         self._finished(uri, Done(version, generation, analysis, whole))
                         if paused:
                             await self._hints_answered(uri)
+                    # what the analysis replaced is freed now, off the answer's path (workspace.release_replaced)
+                    await loop.run_in_executor(self.worker, self.server.lens.release_replaced)
                     if helper and self.fresh(uri, hints=True) is not None:
                         await self._alone(loop, uri)
                     if analysis is not None and not analysis.complete and self.fresh(uri, hints=True) is not None:

@@ -93,6 +93,7 @@ class LensServer(LanguageServer):
                          text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
         self.documents = Documents()
         self.lens = Workspace([], open_documents=self.documents)
+        self.lens.keep_replaced = True  # (freed once an edit's answers are out: analyses.py)
         self.disk_texts: dict = {}  # uri -> LspText of files read from disk (see convert.lsp_location)
         self.settings = Settings()
         self.settings_values: Any = None  # the `pyptoLens` values the settings were read from

@@ -49,6 +49,9 @@ class SlowEngine:
     def borrows(self, uri: str) -> bool:  # no inline helpers here: nothing lent in the background
         return False
 
+    def release_replaced(self) -> None:  # (nothing kept here)
+        pass
+
 
 class FakeServer:
     def __init__(self):
