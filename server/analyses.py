@@ -29,7 +29,7 @@ directions are on screen that much earlier (issue 20: a third of decode_fwd.py's
 task graph and hazards).
 
 A document whose last analysis took longer than `PAUSED_AFTER_SECONDS` is analysed once its typing
-pauses for `PAUSE_SECONDS`, not at every keystroke: its viewports and hovers are answered moved
+pauses for `PAUSE_SECONDS`, not at every keystroke (opening it is no keystroke): its viewports and hovers are answered moved
 meanwhile, so the analysis does not hold the interpreter while they are answered (genpl 50000:
 keystroke p95 22-26 -> 6 ms, hover 11-15 -> 2 ms). The first change after such a pause waits only
 `FIRST_PAUSE_SECONDS` for a second one when the last analysis took under `AT_ONCE_UNDER_SECONDS` (a
@@ -160,9 +160,10 @@ class Analyses:
         self.last_typed: dict[str, float] = {}  # document -> when it last changed (a pause in typing ends a burst)
 
     # -- what changed -------------------------------------------------------------------------
-    def changed(self, uri: Optional[str] = None) -> None:
+    def changed(self, uri: Optional[str] = None, typed: bool = True) -> None:
         """A document (or, with None, the registry or the workspace) changed: every analysis may be
-        stale; the changed document's is wanted at once."""
+        stale; the changed document's is wanted at once. `typed`: by an edit (an open is none: the
+        first change after it is the first after a pause, not one of a burst)."""
         self.generation += 1
         if uri is None or uri != self.last_change[1]:
             self.other_change_generation = self.last_change[0]
@@ -173,9 +174,11 @@ class Analyses:
             self._start()
         if uri is not None and self.server.is_python(uri):
             now = time.monotonic()
-            after_a_pause = now - self.last_typed.get(uri, now - PAUSE_SECONDS) >= PAUSE_SECONDS
+            last = self.last_typed.get(uri)
+            after_a_pause = last is None or now - last >= PAUSE_SECONDS
             self._others_later(uri, after_a_pause)
-            self.last_typed[uri] = now
+            if typed:
+                self.last_typed[uri] = now
             done = self.done.get(uri)
             if done is not None and done.seconds > PAUSED_AFTER_SECONDS:  # a newer change puts it off again
                 first = after_a_pause and done.seconds < AT_ONCE_UNDER_SECONDS

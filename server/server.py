@@ -116,7 +116,7 @@ class LensServer(LanguageServer):
     # -- documents -----------------------------------------------------------------------
     def open_document(self, uri: str, text: str, version: Optional[int], language: str) -> None:
         self.documents.open(uri, text, version, language)
-        self.analyses.changed(uri)
+        self.analyses.changed(uri, typed=False)
         self.on_registry_source_changed(uri)
 
     def change_document(self, uri: str, version: Optional[int], changes: list) -> None:

@@ -71,7 +71,7 @@ class FakeServer:
 
     def open(self):
         self.documents.open(URI, TEXT, 1, "python")
-        self.analyses.changed(URI)
+        self.analyses.changed(URI, typed=False)
 
     def edit(self, version: int, start, end, text: str):
         self.documents.change(URI, version, [Change(text, start, end)], "utf-16")
@@ -549,3 +549,22 @@ async def test_the_cycle_collector_is_on_again_after_an_edits_analysis_failed():
     await settle(server)
     assert answer is None and seen[0] is False and gc.isenabled()
     server.lens.analysis = working
+
+
+async def test_the_first_change_right_after_an_open_waits_the_short_pause_an_open_is_no_typing():
+    server = FakeServer()
+    server.lens.gate.clear()
+    opened = time.monotonic()
+    server.open()
+    asyncio.get_running_loop().call_later(PAUSED_AFTER_SECONDS * 1.2, server.lens.gate.set)
+    await server.analyses.ask(URI)
+    assert server.analyses.done[URI].seconds > PAUSED_AFTER_SECONDS  # a slow document ...
+    server.lens.gate.clear()
+    server.edit(2, (3, 4), (3, 5), "2")
+    assert time.monotonic() - opened < PAUSE_SECONDS  # ... changed less than a pause after it opened
+    assert server.analyses.due[URI] - time.monotonic() <= FIRST_PAUSE_SECONDS
+    server.edit(3, (3, 4), (3, 5), "3")  # typed right after it: a burst, which waits the whole pause
+    assert server.analyses.due[URI] - time.monotonic() > FIRST_PAUSE_SECONDS
+    server.lens.gate.set()
+    _, fresh = await asyncio.wait_for(server.analyses.ask(URI), 5.0)
+    assert fresh.version == 3
