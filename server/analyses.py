@@ -401,7 +401,7 @@ class Analyses:
                         if paused:
                             await self._hints_answered(uri)
                     # what the analysis replaced is freed now, off the answer's path (workspace.release_replaced)
-                    await loop.run_in_executor(self.worker, self.server.lens.release_replaced)
+                    self.server.lens.release_replaced()
                     if helper and self.fresh(uri, hints=True) is not None:
                         await self._alone(loop, uri)
                     if analysis is not None and not analysis.complete and self.fresh(uri, hints=True) is not None:
@@ -419,6 +419,7 @@ class Analyses:
                     self._lend_later(uri)
         finally:
             self.active = False
+            self.server.lens.release_replaced()  # (what the background lending replaced, once idle)
             self._wake()
 
     async def _hints_answered(self, uri: str) -> None:

@@ -145,9 +145,9 @@ class Workspace:
         self._replaced: list = []
 
     def release_replaced(self) -> None:
-        """Free the analyses replaced since the last call (with `keep_replaced`)."""
-        with self._lock:
-            self._replaced.clear()
+        """Free the analyses replaced since the last call (with `keep_replaced`). Without the lock: the
+        server's event loop calls it while the worker may be analysing (a list's clear is atomic)."""
+        self._replaced.clear()
 
     # -- documents --------------------------------------------------------------------
     def forget(self, uri: str) -> None:
