@@ -78,7 +78,7 @@ async def lent_header_hints(client, uri, expected: list[str]) -> list[str]:
     try:
         return await bounded(poll(), 20)
     except asyncio.TimeoutError:
-        return await header_hints(client, uri)
+        return await bounded(header_hints(client, uri))  # (what it shows instead, for the assertion's message)
 
 
 async def header_hover(client, uri) -> str:
@@ -155,12 +155,20 @@ async def test_the_lens_says_the_captures_come_from_the_callers(start_session):
         (folder / "caller_a.py").write_text(ONCE, encoding="utf-8")
         (folder / "caller_b.py").write_text(TWICE, encoding="utf-8")
         helpers = client.open((folder / "helpers.py").as_uri(), HELPERS)
-        await lent_header_hints(client, helpers, ["dst: InOut", "src: Input"])
-        found = await bounded(client.text_document_code_lens_async(types.CodeLensParams(
-            text_document=types.TextDocumentIdentifier(uri=helpers))))
-        lenses = {lens.range.start.line: lens.command for lens in found or []
-                  if lens.command.command == "pyptoLens.explainAt"}
         header = pos(HELPERS, HEADER, "utf-16").line
+
+        async def header_lenses() -> dict:
+            found = await client.text_document_code_lens_async(types.CodeLensParams(
+                text_document=types.TextDocumentIdentifier(uri=helpers)))
+            return {lens.range.start.line: lens.command for lens in found or []
+                    if lens.command.command == "pyptoLens.explainAt"}
+
+        async def lent() -> dict:  # (the callers on disk lend in the background; the lens is asked again)
+            while (lenses := await header_lenses()).get(header) is None or \
+                    lenses[header].title != "inout dst · in src":
+                await asyncio.sleep(0.05)
+            return lenses
+        lenses = await bounded(lent(), 20)
         # the title is the directions alone (a count of the callers would change while they are lent again);
         # the tooltip says whose they are
         assert {line: c.title for line, c in lenses.items()} == {header: "inout dst · in src"}
