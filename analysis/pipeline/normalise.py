@@ -219,7 +219,7 @@ def _expand(stmt: ir.Assign, helper: tuple[list, list, bool], inline_of: InlineL
             if arg.var in pending.expressions:  # an outer helper's parameter standing for an expression
                 expressions[arg.var] = pending.expressions[arg.var][0]
             elif arg.var in hoisted and isinstance(hoisted[arg.var].value, (ir.OpCall, ir.Arith)):
-                expressions[arg.var] = hoisted[arg.var].value
+                expressions[arg.var] = _own_copy(hoisted[arg.var].value)
                 pending.expressions[arg.var] = (expressions[arg.var], param.name, call.owner, span)
         elif isinstance(arg, (ir.Const, ir.Sym)):
             values[param.var] = arg  # a literal is substituted where it is used
@@ -227,8 +227,8 @@ def _expand(stmt: ir.Assign, helper: tuple[list, list, bool], inline_of: InlineL
             temp = ir.Var(param.name, 0, call.span)
             out.append(ir.Assign(temp, arg, call.span, hoisted=True))
             mapping[param.var] = temp
-            expressions[temp] = arg
-            pending.expressions[temp] = (arg, param.name, call.owner, span)
+            expressions[temp] = _own_copy(arg)
+            pending.expressions[temp] = (expressions[temp], param.name, call.owner, span)
     # the versions of a parameter that reach the caller are versions of the caller's variable
     reach = {param.name: arg.var.name for param, arg in zip(params, call.args)
              if isinstance(arg, ir.Ref) and not (jit and _rebound_at_top(body, param.name))}
@@ -274,6 +274,19 @@ def _expand(stmt: ir.Assign, helper: tuple[list, list, bool], inline_of: InlineL
     if reaching and out:
         pending.after.setdefault(id(out[-1]), {}).update(reaching)
     return out
+
+
+def _own_copy(expr):
+    """The expansion's own copy of a caller's argument expression, to compute in the helper's scopes:
+    `_came_through` marks what stands in them, and the caller's statements are lowering's, which the
+    caches keep for the next analysis of the same text (marked there, a call gathered the frames of
+    every analysis). Its operands are shared: nothing marks or changes them."""
+    kind = type(expr)
+    if kind is ir.OpCall:
+        return ir.OpCall(expr.dsl, expr.args, expr.kwargs, expr.span, expr.name_span, expr.owner, expr.inlined)
+    if kind is ir.UserCall:
+        return replace(expr)
+    return expr
 
 
 def _came_through(st, frame: ir.Inlined) -> None:
