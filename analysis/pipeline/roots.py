@@ -121,7 +121,7 @@ class Roots:
                             unresolved = True
                         roots = roots + init.roots
                         if len(tuple(dict.fromkeys(roots))) > 1 or unresolved:
-                            why = Evidence("loop", owner, stmt.span,
+                            why = Evidence("loop", stmt.owner or owner, stmt.span,
                                            "the loop may run zero times, so its result may still be the "
                                            "value from before it" if stmt.kind is not LoopKind.WHILE else
                                            "a while loop may run zero times")
@@ -131,7 +131,9 @@ class Roots:
 
     def _assign(self, stmt: ir.Assign) -> None:
         var, value = stmt.var, stmt.value
-        owner = self.fn.owner
+        # the function whose text holds the statement: an inline helper's, once N1 expanded it (the
+        # assignment keeps no owner; its call does)
+        owner = getattr(value, "owner", None) or self.fn.owner
         if var is None:
             if isinstance(value, ir.UserCall):
                 self._call_result(value, None, None)
@@ -165,7 +167,7 @@ class Roots:
         callee = self.state.callee(call)
         if callee is None:
             return
-        owner = self.fn.owner
+        owner = call.owner or self.fn.owner
         if isinstance(stmt, Dispatch) and self.positional_dispatches:
             self._dispatch_by_position(stmt, callee)
             return
@@ -225,7 +227,8 @@ class Roots:
         then the hidden outputs appended for the values computed inside, U6), whatever the
         outliner returns there (outline.returned_order). gen_seed_100008: two stored captures
         come back in reverse order, so each result takes the other's buffer here."""
-        call, owner = stmt.call, self.fn.owner
+        call = stmt.call
+        owner = call.owner or self.fn.owner
         collected = []
         for k, d in enumerate(self.dirs_of(callee)[:len(call.args)]):
             if d.writes:

@@ -1,0 +1,53 @@
+"""A buffer created in an inline helper's text is shown created there: the `root` step of a hint's
+derivation points at the helper's line, not at the same line number counted from the caller's
+function (N1 keeps the helper's spans; roots.py names the text that holds them)."""
+from __future__ import annotations
+
+from pypto_lens.workspace.documents import OpenTexts, path_to_uri
+from pypto_lens.workspace.workspace import Workspace
+
+PROGRAM = '''import pypto.language as pl
+
+N = 64
+
+
+@pl.jit.incore
+def fill(x: pl.Tensor[[N], pl.FP32], out: pl.Out[pl.Tensor[[N], pl.FP32]]):
+    out = pl.store(pl.load(x, [0], [N]), [0], out)
+    return out
+
+
+@pl.jit.inline
+def staged(x: pl.Tensor[[N], pl.FP32]):
+    scratch = pl.create_tensor([N], dtype=pl.FP32)
+    scratch = fill(x, scratch)
+    return scratch
+
+
+@pl.jit
+def entry(a: pl.Tensor[[N], pl.FP32], b: pl.Out[pl.Tensor[[N], pl.FP32]]):
+    first = pl.create_tensor([N], dtype=pl.FP32)
+    first = fill(a, first)
+    second = staged(first)
+    b = fill(second, b)
+    return b
+'''
+
+
+def roots(tmp_path) -> dict:
+    """The text of each call's line -> the text of the line its `root` step points at."""
+    path = tmp_path / "model.py"
+    texts = OpenTexts()
+    uri = path_to_uri(path)
+    texts.open(uri, PROGRAM, 1)
+    analysis = Workspace([tmp_path], open_documents=texts).analysis(uri)
+    lines = PROGRAM.split("\n")
+    return {lines[site.range.line].strip(): lines[step.location.range.line].strip()
+            for site in analysis.calls for hint in site.hints for step in hint.explanation.steps
+            if step.label == "root" and step.location is not None and step.location.uri is None}
+
+
+def test_a_buffer_created_in_an_inline_helper_is_shown_on_the_helpers_line(tmp_path):
+    found = roots(tmp_path)
+    assert found["scratch = fill(x, scratch)"] == "scratch = pl.create_tensor([N], dtype=pl.FP32)"
+    assert found["first = fill(a, first)"] == "first = pl.create_tensor([N], dtype=pl.FP32)"
