@@ -107,7 +107,7 @@ def _slot(state, fn, callee, call, i, arg, loops, roots: Roots, writers: PriorWr
     if loops:  # C5 R-seq
         loop = loops[-1]
         return ArgDir.INOUT, Derivation("C5", "inside a sequential loop: each iteration's write is ordered after the last",
-                                        where + (Evidence("loop", owner, loop.span, loop.kind),))
+                                        where + (Evidence("loop", loop.owner or owner, loop.span, loop.kind),))
     if roots.ambiguous(arg):  # C6 R-ambiguous
         names = ", ".join(r.name for r in info.roots)
         return ArgDir.INOUT, Derivation("C6", f"its buffer is ambiguous (may be {names}): the dependency is kept",

@@ -128,7 +128,7 @@ def _merge(kernel: Fn, stmt, result: ir.Var, out_slot: Optional[int], i: int, lo
     kernel.promote(i, Dir.INOUT, Derivation(
         "U7", f"OptimizeOrchTensors: the loop carries this buffer and {what} becomes its next value, so "
               f"{kernel.name} writes its result into it: InOut (the output slot is removed)",
-        (Evidence("loop", owner, loop.span, loop.kind),)))
+        (Evidence("loop", loop.owner or owner, loop.span, loop.kind),)))
     if out_slot is not None:
         kernel.removed.add(out_slot)
     if isinstance(stmt, Dispatch):

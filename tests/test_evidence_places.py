@@ -1,6 +1,7 @@
-"""A buffer created in an inline helper's text is shown created there: the `root` step of a hint's
-derivation points at the helper's line, not at the same line number counted from the caller's
-function (N1 keeps the helper's spans; roots.py names the text that holds them)."""
+"""A derivation's steps point at the text that holds them, across inline expansion (N1 keeps the
+helper's spans): a buffer created in a helper is shown created on the helper's line (roots.py), and
+the loop around a call in a helper on the caller's line (calls.py), not at the same line number
+counted from the other function."""
 from __future__ import annotations
 
 from pypto_lens.workspace.documents import OpenTexts, path_to_uri
@@ -24,18 +25,25 @@ def staged(x: pl.Tensor[[N], pl.FP32]):
     return scratch
 
 
+@pl.jit.inline
+def refill(x: pl.Tensor[[N], pl.FP32], out: pl.Tensor[[N], pl.FP32]):
+    out = fill(x, out)
+    return out
+
+
 @pl.jit
 def entry(a: pl.Tensor[[N], pl.FP32], b: pl.Out[pl.Tensor[[N], pl.FP32]]):
     first = pl.create_tensor([N], dtype=pl.FP32)
     first = fill(a, first)
     second = staged(first)
-    b = fill(second, b)
+    for i in pl.range(4):
+        b = refill(second, b)
     return b
 '''
 
 
-def roots(tmp_path) -> dict:
-    """The text of each call's line -> the text of the line its `root` step points at."""
+def steps(tmp_path, label: str) -> dict:
+    """The text of each call's line -> the text of the line its `label` step points at."""
     path = tmp_path / "model.py"
     texts = OpenTexts()
     uri = path_to_uri(path)
@@ -44,10 +52,14 @@ def roots(tmp_path) -> dict:
     lines = PROGRAM.split("\n")
     return {lines[site.range.line].strip(): lines[step.location.range.line].strip()
             for site in analysis.calls for hint in site.hints for step in hint.explanation.steps
-            if step.label == "root" and step.location is not None and step.location.uri is None}
+            if step.label == label and step.location is not None and step.location.uri is None}
 
 
 def test_a_buffer_created_in_an_inline_helper_is_shown_on_the_helpers_line(tmp_path):
-    found = roots(tmp_path)
+    found = steps(tmp_path, "root")
     assert found["scratch = fill(x, scratch)"] == "scratch = pl.create_tensor([N], dtype=pl.FP32)"
     assert found["first = fill(a, first)"] == "first = pl.create_tensor([N], dtype=pl.FP32)"
+
+
+def test_the_loop_around_a_call_in_an_inline_helper_is_shown_on_the_callers_line(tmp_path):
+    assert steps(tmp_path, "loop") == {"out = fill(x, out)": "for i in pl.range(4):"}
