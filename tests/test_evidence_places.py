@@ -1,5 +1,5 @@
 """A derivation's steps point at the text that holds them, across inline expansion (N1 keeps the
-helper's spans): a buffer created in a helper is shown created on the helper's line (roots.py), and
+helper's spans): a buffer created or sliced in a helper is shown so on the helper's line (roots.py), and
 the loop around a call in a helper on the caller's line (calls.py), not at the same line number
 counted from the other function."""
 from __future__ import annotations
@@ -22,6 +22,8 @@ def fill(x: pl.Tensor[[N], pl.FP32], out: pl.Out[pl.Tensor[[N], pl.FP32]]):
 def staged(x: pl.Tensor[[N], pl.FP32]):
     scratch = pl.create_tensor([N], dtype=pl.FP32)
     scratch = fill(x, scratch)
+    part = x[0:N]
+    part = fill(scratch, part)
     return scratch
 
 
@@ -59,6 +61,7 @@ def test_a_buffer_created_in_an_inline_helper_is_shown_on_the_helpers_line(tmp_p
     found = steps(tmp_path, "root")
     assert found["scratch = fill(x, scratch)"] == "scratch = pl.create_tensor([N], dtype=pl.FP32)"
     assert found["first = fill(a, first)"] == "first = pl.create_tensor([N], dtype=pl.FP32)"
+    assert found["part = fill(scratch, part)"] == "part = x[0:N]"  # (a slice: B1)
 
 
 def test_the_loop_around_a_call_in_an_inline_helper_is_shown_on_the_callers_line(tmp_path):

@@ -532,10 +532,12 @@ def _flat_submit_target(target: s.Expr) -> s.Expr:
 
 def _set_owner(body: list, owner: str) -> None:
     for stmt in ir.walk_stmts(body):
-        if isinstance(stmt, (ir.Scope, ir.Loop)):
+        if isinstance(stmt, (ir.Scope, ir.Loop, ir.If)):
             stmt.owner = owner
-        elif isinstance(stmt, ir.Assign) and isinstance(stmt.value, (ir.OpCall, ir.UserCall)):
-            stmt.value.owner = owner
+        elif isinstance(stmt, ir.Assign):
+            stmt.owner = owner
+            if isinstance(stmt.value, (ir.OpCall, ir.UserCall)):
+                stmt.value.owner = owner
 
 
 def _exprs_of(st: s.Stmt) -> list:

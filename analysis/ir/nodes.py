@@ -269,6 +269,7 @@ class Assign:
     value: Expr
     span: Span
     hoisted: bool = False  # a temporary made by flattening
+    owner: str = ""  # the function whose text holds it (differs after inlining, N1)
 
 
 @dataclass(eq=False, slots=True)
@@ -285,6 +286,7 @@ class If:
     orelse: list["Stmt"]
     phis: list[Phi]
     span: Span
+    owner: str = ""  # the function whose text holds it (differs after inlining, N1)
 
 
 @dataclass(eq=False, slots=True)

@@ -124,7 +124,7 @@ def normalise(body: list, inline_of: InlineLookup, depth: int = 0, params_of=lam
         elif isinstance(stmt, ir.Loop):
             trips = proven_trips(stmt)
             if trips == 0:  # D7: Simplify deletes the loop; results are the inits
-                out.extend(ir.Assign(c.result, ir.Ref(c.init, stmt.span), stmt.span)
+                out.extend(ir.Assign(c.result, ir.Ref(c.init, stmt.span), stmt.span, owner=stmt.owner)
                            for c in stmt.carries if c.init is not None)
                 continue
             if trips == 1:
@@ -156,7 +156,7 @@ def _lift_one_trip(loop: ir.Loop, body: list, pending: _Pending) -> list:
     mapping = {c.iter_var: c.init for c in loop.carries if c.init is not None}
     out: list = []
     if loop.loop_var is not None:
-        out.append(ir.Assign(loop.loop_var, start, loop.span, hoisted=True))
+        out.append(ir.Assign(loop.loop_var, start, loop.span, hoisted=True, owner=loop.owner))
     out.extend(_Renamer(mapping).block(body) if mapping else body)
     for c in loop.carries:
         value = c.yield_value if c.yield_value is not None else c.iter_var
@@ -225,7 +225,7 @@ def _expand(stmt: ir.Assign, helper: tuple[list, list, bool], inline_of: InlineL
             values[param.var] = arg  # a literal is substituted where it is used
         else:  # (lowering already hoisted nested calls and subscripts into variables, N4)
             temp = ir.Var(param.name, 0, call.span)
-            out.append(ir.Assign(temp, arg, call.span, hoisted=True))
+            out.append(ir.Assign(temp, arg, call.span, hoisted=True, owner=call.owner))
             mapping[param.var] = temp
             expressions[temp] = _own_copy(arg)
             pending.expressions[temp] = (expressions[temp], param.name, call.owner, span)
@@ -270,7 +270,8 @@ def _expand(stmt: ir.Assign, helper: tuple[list, list, bool], inline_of: InlineL
         if same:  # `x = helper(x)` returning x's last version: PyPTO drops the no-op `x = x`
             pending.renames[stmt.var] = result.var
         else:
-            out.append(ir.Assign(stmt.var, result if result is not None else ir.Const(None), stmt.span))
+            out.append(ir.Assign(stmt.var, result if result is not None else ir.Const(None), stmt.span,
+                                 owner=stmt.owner))
     if reaching and out:
         pending.after.setdefault(id(out[-1]), {}).update(reaching)
     return out
@@ -344,7 +345,8 @@ def _computed_at_uses(body: list, expressions: dict) -> list:
             own = set(iter_uses([st]))
         fresh = {v: ir.Var(v.name, v.version, v.span) for v in expressions if v in own}
         if fresh:
-            out.extend(ir.Assign(fresh[v], expressions[v], getattr(st, "span", None), hoisted=True) for v in fresh)
+            out.extend(ir.Assign(fresh[v], expressions[v], getattr(st, "span", None), hoisted=True,
+                                 owner=getattr(st, "owner", "")) for v in fresh)
             renamer = _Renamer(fresh)
             st = renamer.head(st) if isinstance(st, (ir.If, ir.Loop)) else \
                 replace(st, uses=renamer._exprs(st.uses), deps=renamer._exprs(st.deps)) \
@@ -506,12 +508,12 @@ class _Cloner:
     def stmt(self, st):
         if isinstance(st, ir.Assign):
             value = self.expr(st.value)
-            return ir.Assign(self.define(st.var), value, st.span, st.hoisted)
+            return ir.Assign(self.define(st.var), value, st.span, st.hoisted, st.owner)
         if isinstance(st, ir.If):
             cond = self.expr(st.cond)
             then, orelse = self.block(st.then), self.block(st.orelse)
             phis = [ir.Phi(self.define(p.var), self.var(p.then_value), self.var(p.else_value)) for p in st.phis]
-            return ir.If(cond, then, orelse, phis, st.span)
+            return ir.If(cond, then, orelse, phis, st.span, st.owner)
         if isinstance(st, ir.Loop):
             bounds = [self.expr(b) for b in st.bounds]
             inits = [(c, self.var(c.init), self.define(c.iter_var)) for c in st.carries]
@@ -612,7 +614,7 @@ class _Renamer(_Cloner):
         kind = type(st)
         if kind is ir.Assign:
             value = self.expr(st.value)
-            return st if value is st.value else ir.Assign(st.var, value, st.span, st.hoisted)
+            return st if value is st.value else ir.Assign(st.var, value, st.span, st.hoisted, st.owner)
         if kind is ir.If:
             head = self.head(st)
             then, orelse = self.block(st.then), self.block(st.orelse)

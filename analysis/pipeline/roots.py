@@ -99,7 +99,7 @@ class Roots:
                     a, b = self.info.get(phi.then_value, _NONE), self.info.get(phi.else_value, _NONE)
                     roots = a.roots + b.roots
                     unresolved = not roots or a.ambiguous or b.ambiguous or not a.roots or not b.roots
-                    self._record(phi.var, roots, unresolved, Evidence("join", owner, stmt.span,
+                    self._record(phi.var, roots, unresolved, Evidence("join", stmt.owner or owner, stmt.span,
                                                                       f"{phi.var.name} is joined after this if"))
             elif isinstance(stmt, ir.Loop):
                 inits = []
@@ -131,9 +131,7 @@ class Roots:
 
     def _assign(self, stmt: ir.Assign) -> None:
         var, value = stmt.var, stmt.value
-        # the function whose text holds the statement: an inline helper's, once N1 expanded it (the
-        # assignment keeps no owner; its call does)
-        owner = getattr(value, "owner", None) or self.fn.owner
+        owner = stmt.owner or self.fn.owner  # (the text that holds it: an inline helper's, once N1 expanded it)
         if var is None:
             if isinstance(value, ir.UserCall):
                 self._call_result(value, None, None)

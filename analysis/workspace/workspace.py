@@ -544,7 +544,7 @@ def _export_function(uri: str, name: str, fn: Fn, offset: int, tokens: dict) -> 
 
 def _homed(body: list, uri: str, owner: str) -> list:
     """An inline helper's statements as its callers in other files expand them: every plain-name call
-    resolved in the module `uri` (CalleeRef 'home'), and every call, scope and loop owned by `owner`,
+    resolved in the module `uri` (CalleeRef 'home'), and every statement and call owned by `owner`,
     the helper as those callers know it (`name@uri`: where its text is, whatever their own names)."""
     out = []
     for st in body:
@@ -552,11 +552,13 @@ def _homed(body: list, uri: str, owner: str) -> list:
             callee = st.value.callee
             if callee.how == CalleeForm.NAME:
                 callee = ir.CalleeRef(CalleeForm.HOME, callee.name, uri)
-            st = replace(st, value=replace(st.value, callee=callee, owner=owner))
+            st = replace(st, value=replace(st.value, callee=callee, owner=owner), owner=owner)
         elif isinstance(st, ir.Assign) and isinstance(st.value, ir.OpCall):
-            st = replace(st, value=replace(st.value, owner=owner))
+            st = replace(st, value=replace(st.value, owner=owner), owner=owner)
+        elif isinstance(st, ir.Assign):
+            st = replace(st, owner=owner)
         elif isinstance(st, ir.If):
-            st = replace(st, then=_homed(st.then, uri, owner), orelse=_homed(st.orelse, uri, owner))
+            st = replace(st, then=_homed(st.then, uri, owner), orelse=_homed(st.orelse, uri, owner), owner=owner)
         elif isinstance(st, ir.Scope):  # (its header is the helper's: helper_callers.py lends it back)
             st = replace(st, body=_homed(st.body, uri, owner), attrs={**st.attrs, "home": uri}, owner=owner)
         elif isinstance(st, ir.Loop):
