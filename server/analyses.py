@@ -29,8 +29,9 @@ directions are on screen that much earlier (issue 20: a third of decode_fwd.py's
 task graph and hazards).
 
 A document whose last analysis took longer than `PAUSED_AFTER_SECONDS` is analysed once its typing
-pauses for `PAUSE_SECONDS`, not at every keystroke (opening it is no keystroke): its viewports and hovers are answered moved
-meanwhile, so the analysis does not hold the interpreter while they are answered (genpl 50000:
+pauses for `PAUSE_SECONDS`, not at every keystroke (opening it is no keystroke; an analysis that ran no
+chain, a blank line typed, keeps the figure of the last one that did: the next statement typed costs
+that): its viewports and hovers are answered moved meanwhile, so the analysis does not hold the interpreter while they are answered (genpl 50000:
 keystroke p95 22-26 -> 6 ms, hover 11-15 -> 2 ms). The first change after such a pause waits only
 `FIRST_PAUSE_SECONDS` for a second one when the last analysis took under `AT_ONCE_UNDER_SECONDS` (a
 model of a few thousand lines): the whole pause would only add itself to what a single edit costs
@@ -397,6 +398,8 @@ class Analyses:
                         # (what the whole analysis costs, for the pauses in typing: the last one's when only the hints are made)
                         whole = seconds if analysis is None or analysis.complete or before is None else \
                             max(seconds, before.seconds)
+                        if analysis is not None and analysis.reused and before is not None:
+                            whole = max(whole, before.seconds)  # (no chain ran: the next edit's will, as the last one did)
                         self._finished(uri, Done(version, generation, analysis, whole))
                         if paused:
                             await self._hints_answered(uri)

@@ -94,23 +94,28 @@ def view(analysis):
     return hints, diagnostics, signatures
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(edits())
-def test_incremental_equals_from_scratch(sequence):
+def edited_and_fresh(sequence, edit_text, uri: str):
+    """(the analysis after each edit of PROGRAM was analysed in turn, every cache warm with the
+    intermediate states; a new workspace's analysis of the last text)."""
     texts = OpenTexts()
     workspace = Workspace(open_documents=texts)
-    uri = "file:///incremental/edited.py"
     text = PROGRAM
     texts.open(uri, text, 1)
     workspace.analysis(uri)
     for version, edit in enumerate(sequence, start=2):
-        text = apply(text, edit)
+        text = edit_text(text, edit)
         texts.change(uri, text, version)
-        workspace.analysis(uri)  # warm every cache with the intermediate states
+        workspace.analysis(uri)
     fresh_texts = OpenTexts()
-    fresh = Workspace(open_documents=fresh_texts)
-    fresh_texts.open("file:///incremental/fresh.py", text, 1)
-    assert view(workspace.analysis(uri)) == view(fresh.analysis("file:///incremental/fresh.py"))
+    fresh_texts.open(uri, text, 1)
+    return workspace.analysis(uri), Workspace(open_documents=fresh_texts).analysis(uri)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(edits())
+def test_incremental_equals_from_scratch(sequence):
+    edited, fresh = edited_and_fresh(sequence, apply, "file:///incremental/edited.py")
+    assert view(edited) == view(fresh)
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -139,6 +144,38 @@ def test_hints_first_then_the_rest_equals_a_whole_analysis(sequence):
     assert [(g.function, len(g.tasks), len(g.edges)) for g in made.graphs] == \
         [(g.function, len(g.tasks), len(g.edges)) for g in expected.graphs]
     assert workspace.analysis(uri) is made  # the rest is made once
+
+
+@st.composite
+def line_edits(draw):
+    """Lines that change no meaning: blank, comment or whitespace-only lines added, blank ones removed
+    (what moved_lines.py reuses the last result for, where the lowering proves it)."""
+    return draw(st.lists(st.tuples(st.floats(min_value=0, max_value=1),
+                                   st.sampled_from(["", "# a note", "    ", "        # indented", "-"])),
+                         min_size=1, max_size=6))
+
+
+def apply_line(text: str, edit) -> str:
+    where, line = edit
+    lines = text.split("\n")
+    k = int(where * (len(lines) - 1))
+    if line == "-":  # a blank line removed, if there is one here
+        return "\n".join(lines[:k] + lines[k + 1:]) if not lines[k].strip() else text
+    return "\n".join(lines[:k] + [line] + lines[k:])
+
+
+def whole_view(analysis):
+    return (analysis.calls, analysis.signatures, analysis.diagnostics, analysis.operators, analysis.graphs,
+            analysis.optional_diagnostics, analysis.lent)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(line_edits())
+def test_lines_that_change_no_meaning_equal_from_scratch(sequence):
+    """Each edit analysed whole, so that the next one may move its result (moved_lines.py): every
+    position, derivation and task graph equals a new workspace's analysis of the last text."""
+    edited, fresh = edited_and_fresh(sequence, apply_line, "file:///incremental/lines.py")
+    assert whole_view(edited) == whole_view(fresh)
 
 
 def hints_of(text: str):

@@ -167,6 +167,9 @@ class Caches:
         self.placed = ContentCache(spare=50_000)  # ... and its offsets -> its results in the document
         self.module_copies = ContentCache(spare=50_000)  # a module function as another program sees it
         self.splitters: dict = {}  # uri -> the chunker.Splitter of that document
+        # (document, program kind, name, parent) -> (the programs key of its last result made whole, its
+        # functions' lowering keys then): what an edit that only moves lines reuses (moved_lines.py)
+        self.origins: dict = {}
         self._held: dict[str, dict] = {}  # uri -> {cache name: what its current analysis uses}
 
     def all(self) -> dict[str, ContentCache]:
@@ -212,6 +215,8 @@ class Caches:
 
     def forget(self, uri: str) -> None:
         """The document's analysis is gone (closed, or replaced): what only it used becomes spare."""
+        for made_from in [k for k in self.origins if k[0] == uri]:
+            del self.origins[made_from]
         old = self._held.pop(uri, None)
         if old is not None:
             for name, cache in self.all().items():

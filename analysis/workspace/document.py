@@ -10,16 +10,16 @@ from __future__ import annotations
 
 import hashlib
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable, Optional
 
 from .. import preempt
 from ..ir import nodes as ir
 from ..ir.context import ModuleContext
-from ..ir.nodes import CalleeForm
+from ..ir.nodes import CalleeForm, Kind
 from ..ir.lower import FunctionLowering
 from ..ir.module import FunctionSource, ProgramDecl, build_context, find_programs, is_dataclass, unit_contribution
-from ..pipeline.model import Fn, external_copy
+from ..pipeline.model import Fn, Origin, external_copy
 from ..pipeline.program import ProgramChain, ProgramResult
 from ..registry.registry import Registry
 from ..sharing import current_table, one_per_value
@@ -28,6 +28,7 @@ from ..syntax import nodes as s
 from ..vocabulary import Code, Severity
 from .caches import Caches, ParsedUnit, parse
 from .helper_callers import lent_scopes
+from .moved_lines import header_stays, line_map, same_moved
 from .placement import place, place_calls, place_rest
 from .relevance import relevance
 from .results import BY_START, Diagnostic, DocumentAnalysis, Range
@@ -209,6 +210,7 @@ class DocumentAnalyzer:
         self.external = external or (lambda ref, ctx: None)
         self.imported_constants = imported_constants or (lambda ctx: {})
         self.pending: dict = {}  # chain key -> (ProgramChain, what it read) left by this document's LightSummary
+        self.chains_run = 0  # how many program chains its analyses ran (the others' results were reused)
 
     def analyse(self, text: str, uri: Optional[str] = None,
                 version: Optional[int] = None) -> tuple[DocumentAnalysis, ModuleSummary]:
@@ -282,19 +284,29 @@ class DocumentAnalyzer:
         analysis = DocumentAnalysis(uri, version, [], [], diagnostics)
         alias = next((name for name, path in ctx.aliases.items() if path == "pl"), "pl")
         rest = Rest(self, units, lines, alias)
+        chains_before = self.chains_run
         for program in programs:
             preempt.check()
-            functions = self._lower(program, units, ctx, fingerprint)
+            lowerings: dict = {}
+            functions = self._lower(program, units, ctx, fingerprint, lowerings)
             if not functions:
                 continue
             size = sum(len(units[src.unit].code) for src, _ in functions.values())
             try:
-                result, key, left = self._chain(program, functions, registry, ctx, summary, closures, size, hints_only)
+                result, key, left, moves = self._chain(program, functions, registry, ctx, summary, closures, size,
+                                                       hints_only, (uri, lowerings))
             except RecursionError:
                 analysis.diagnostics.append(_failure(program, units, "is nested too deeply to analyse"))
                 continue
             offsets = tuple((name, units[src.unit].start) for name, (src, _) in functions.items())
-            if left is None:
+            if moves:  # the last result, its places moved (moved_lines.py; not cached: an edit or two lives)
+                calls, signatures, found, operators, (graphs, hazards, notes) = place(
+                    program, functions, units, lines, result, alias, moves)
+                analysis.diagnostics.extend(found + hazards)
+                analysis.operators.extend(operators)
+                analysis.graphs.extend(graphs)
+                analysis.optional_diagnostics.extend(notes)
+            elif left is None:
                 calls, signatures, found, operators, (graphs, hazards, notes) = self.caches.placed.get_or(
                     (key, offsets, alias), lambda: place(program, functions, units, lines, result, alias), size)
                 analysis.diagnostics.extend(found + hazards)
@@ -309,7 +321,7 @@ class DocumentAnalyzer:
                                                   len(analysis.optional_diagnostics))))
             analysis.calls.extend(calls)
             analysis.signatures.extend(signatures)
-            analysis.lent.extend(lent_scopes(result, functions, units, uri))
+            analysis.lent.extend(lent_scopes(result, functions, units, uri, moves))
             if program.kind == "module":
                 summary.functions = {name: result.fns[name] for name in functions if name in result.fns}
                 summary.offsets = {name: units[src.unit].start for name, (src, _) in functions.items()}
@@ -317,6 +329,7 @@ class DocumentAnalyzer:
                 closures[(program.name, program.unit)] = (
                     {name: result.fns[name] for name in functions if name in result.fns}, units[program.unit].start)
         analysis.calls.sort(key=BY_START)
+        analysis.reused = self.chains_run == chains_before
         if rest.programs:
             analysis.complete = False
             rest.diagnostics_made = len(analysis.diagnostics)
@@ -325,13 +338,16 @@ class DocumentAnalyzer:
         _settle(analysis.lent)
         return analysis, summary, None
 
-    def _lower(self, program: ProgramDecl, units, ctx: ModuleContext,
-               fingerprint: str) -> dict[str, tuple[FunctionSource, ir.Function]]:
+    def _lower(self, program: ProgramDecl, units, ctx: ModuleContext, fingerprint: str,
+               keys: Optional[dict] = None) -> dict[str, tuple[FunctionSource, ir.Function]]:
+        """The program's functions, lowered; `keys` gets each one's lowering key."""
         out = {}
         for source in program.functions:
             unit = units[source.unit]
             key = (unit.kind, unit.code, source.name, source.node.span, fingerprint,
                    tuple(sorted(source.constants.items(), key=lambda kv: kv[0])) if source.constants else ())
+            if keys is not None:
+                keys[source.name] = key
 
             def run(source=source, key=key):
                 constants = dict(ctx.constants)
@@ -361,10 +377,14 @@ class DocumentAnalyzer:
                                                 lambda: external_copy(fn, owner, (None, offset)), 100)
 
     def _chain(self, program: ProgramDecl, functions, registry: Registry, ctx: ModuleContext, summary: ModuleSummary,
-               closures: dict, size: int, hints_only: bool = False) -> tuple[ProgramResult, tuple, Optional[tuple]]:
+               closures: dict, size: int, hints_only: bool = False,
+               origin: tuple = (None, None)) -> tuple[ProgramResult, tuple, Optional[tuple], Optional[dict]]:
         """The program's result, the content it was made from (its functions' lowerings and the
-        effective signatures it read of other programs and files), and with `hints_only`, unless the
-        result was cached whole, what is left to make of it: (the chain, what it read) for `_Rest`."""
+        effective signatures it read of other programs and files), with `hints_only`, unless the
+        result was cached whole, what is left to make of it: (the chain, what it read) for `_Rest`,
+        and how the lines of its functions moved since it was made (moved_lines.py), if they did.
+        `origin`: (the document, its functions' lowering keys), what the next analysis of the
+        document moves this one's result from."""
         lowered = [fn for _, fn in functions.values()]
         externals: dict = {}
 
@@ -377,9 +397,18 @@ class DocumentAnalyzer:
             return externals[ref]
 
         key = (program.name, tuple(fn.digest for fn in lowered), registry)
+        uri, lowerings = origin
+        made_from = (uri, program.kind, program.name, program.parent)
         hit = self.caches.programs.get(key)
         if hit is not None and all(signature_token(external(ref)) == token for ref, token in hit[1].items()):
-            return hit[0], (key, frozenset(hit[1].items())), None
+            self._origins_put(made_from, key, lowerings)
+            return hit[0], (key, frozenset(hit[1].items())), None, None
+        moved = self._moved(made_from, functions, lowerings, registry, external)
+        if moved is not None:
+            (result, read), moves = moved
+            return result, (key, frozenset(read.items())), None, moves
+        self._origins_put(made_from, key, lowerings)
+        self.chains_run += 1
         pending = self.pending.pop(key, None)
         if pending is not None and all(signature_token(external(ref)) == token for ref, token in pending[1].items()):
             chain = pending[0]  # the chain this document's LightSummary ran as far as the signatures: go on from there
@@ -390,11 +419,55 @@ class DocumentAnalyzer:
         result = chain.calls()
         read = {ref: signature_token(fn) for ref, fn in externals.items()}
         if hints_only:
-            return result, (key, frozenset(read.items())), (chain, externals)
+            return result, (key, frozenset(read.items())), (chain, externals), None
         chain.rest(result)
         read = {ref: signature_token(fn) for ref, fn in externals.items()}
         self.caches.programs.put(key, (result, read), size)
-        return result, (key, frozenset(read.items())), None
+        return result, (key, frozenset(read.items())), None, None
+
+    def _origins_put(self, made_from: tuple, key: tuple, lowerings: Optional[dict]) -> None:
+        if made_from[0] is not None and lowerings is not None:
+            self.caches.origins[made_from] = (key, dict(lowerings))
+
+    def _moved(self, made_from: tuple, functions: dict, lowerings: Optional[dict], registry: Registry,
+               external) -> Optional[tuple]:
+        """The result this document's program was last made (whole) from, and how its functions'
+        lines moved since, when they only moved (moved_lines.py); else None. Its moved inline helpers
+        are made again from their new lowerings (what other programs and files expand)."""
+        origin = self.caches.origins.get(made_from) if lowerings is not None else None
+        if origin is None:
+            return None
+        key, before = origin
+        if key[2] is not registry or list(before) != list(lowerings):
+            return None
+        changed = {}
+        for name, now in lowerings.items():
+            then = before[name]
+            if then == now:
+                continue
+            if then[:1] + then[2:3] + then[4:] != now[:1] + now[2:3] + now[4:]:
+                return None  # (another kind of unit, name, module context or constants)
+            moved = line_map(then[1], now[1])
+            if moved is None:
+                return None
+            changed[name] = (then, moved)
+        hit = self.caches.programs.get(key) if changed else None
+        if hit is None or not all(signature_token(external(ref)) == token for ref, token in hit[1].items()):
+            return None
+        moves = {}
+        for name, (then, moved) in changed.items():
+            old = self.caches.lowered.get(then)  # (held with the result: the next edit compares with it too)
+            if old is None or not (header_stays(old, moved) and same_moved(old, functions[name][1], moved)):
+                return None
+            moves[name] = moved
+        result, read = hit
+        helpers = [name for name in moves if functions[name][1].kind is Kind.INLINE]
+        if helpers:  # what other programs and files expand: made from the new lowering (moved_lines.py)
+            made = ProgramChain(key[0], [fn for _, fn in functions.values()], registry, external).inline_helpers()
+            for name in helpers:
+                made[name].origin = Origin.INLINE
+            result = replace(result, fns={**result.fns, **{name: made[name] for name in helpers}})
+        return (result, read), moves
 
 
 @dataclass

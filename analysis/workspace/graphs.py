@@ -9,7 +9,7 @@ and the hover's line from them.
 """
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Optional
 from urllib.parse import unquote
 
@@ -242,8 +242,24 @@ def _hazard(places, graph: PlacedGraph, hazard: Hazard, alias: str):
     data = {"setting": setting if hazard.severity == "warning" else INFORMATION_SETTING, "rule": rule,
             "function": graph.function, "first": hazard.first, "second": hazard.second,
             "fix": _fix_data(places, hazard, second, alias)}
-    placed = PlacedHazard(hazard, message, where)
+    placed = PlacedHazard(_moved(places, hazard), message, where)
     return placed, Diagnostic(hazard.code, hazard.severity, message, where, tuple(related), data)
+
+
+def _moved(places, hazard: Hazard) -> Hazard:
+    """The hazard with its spans where their lines are now, when the result it comes from was made
+    before its function's lines moved (workspace/moved_lines.py): the placed hazard is then the same as
+    a new analysis's."""
+    if not places.moves:
+        return hazard
+    root, at, fix = hazard.root, hazard.at, hazard.fix
+    if root is not None:
+        root = (root[0], places.moved(root[0], root[1]), root[2])
+    if at is not None:
+        at = (at[0], places.moved(*at))
+    if fix is not None and fix.annotation is not None:
+        fix = replace(fix, annotation=(fix.annotation[0], places.moved(*fix.annotation)))
+    return replace(hazard, root=root, at=at, fix=fix)
 
 
 def _fix_data(places, hazard: Hazard, second: PlacedTask, alias: str) -> Optional[dict]:

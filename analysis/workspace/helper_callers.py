@@ -105,8 +105,10 @@ class LentScope:
 
 
 # -- the caller's side -------------------------------------------------------------------------------
-def lent_scopes(result: ProgramResult, functions, units, uri: Optional[str]) -> list[LentScope]:
-    """The scopes of other files' inline helpers that this program expanded, one per expansion."""
+def lent_scopes(result: ProgramResult, functions, units, uri: Optional[str],
+                moves: Optional[dict] = None) -> list[LentScope]:
+    """The scopes of other files' inline helpers that this program expanded, one per expansion
+    (`moves`: placement._Places)."""
     groups: dict = {}
     for r in result.calls:
         scope = r.callee_fn.scope if r.dispatch and r.callee_fn is not None else None
@@ -117,7 +119,7 @@ def lent_scopes(result: ProgramResult, functions, units, uri: Optional[str]) -> 
         groups.setdefault(key, []).append(r)
     if not groups:
         return []
-    places = _Places(functions, units, _owners(result))
+    places = _Places(functions, units, _owners(result), moves)
     depth = _depths(result.fns)
     out = []
     for (home, helper, _, _, inlined_at), group in groups.items():

@@ -22,6 +22,7 @@ from ..vocabulary import Code, Severity
 from .results import (ArgHint, CallSite, Diagnostic, Explanation, Location, OperatorSite, Range, SignatureChange,
                       SignatureParam, Step)
 from .graphs import place_graphs
+from .moved_lines import moved_span
 from .text import header_colon, indentation
 
 
@@ -39,15 +40,26 @@ def _owners(result: ProgramResult) -> dict:
 class _Places:
     """Turns (owner function, unit-relative span) into absolute ranges."""
 
-    def __init__(self, functions, units, external=None):
+    def __init__(self, functions, units, external=None, moves: Optional[dict] = None):
         self.offsets = {name: units[src.unit].start for name, (src, _) in functions.items()}
         self.external = external or {}  # owner -> (uri, line offset) of functions in other places
+        self.moves = moves or {}  # owner -> how its lines moved since the result was made (moved_lines.py)
 
     def range(self, owner: str, span: Span) -> Optional[Range]:
         offset = self.offsets.get(owner)
         if offset is None:
             return None
+        moved = self.moves.get(owner)
+        if moved is not None:
+            span = moved_span(span, moved)
+            if span is None:
+                return None
         return shared(_range(span, offset))  # one object per place: a call's hints and steps share it
+
+    def moved(self, owner: str, span: Span) -> Span:
+        """A unit-relative span of `owner` where its text is now."""
+        moved = self.moves.get(owner)
+        return span if moved is None else moved_span(span, moved) or span
 
     def location(self, owner: str, span: Span) -> Optional[Location]:
         """Where a span of some function is: here, or in another file (`external` owners)."""
@@ -86,19 +98,21 @@ def _depth(key: str, fns: dict[str, Fn], depth: dict[str, int]) -> int:
     return depth[key]
 
 
-def place(program: ProgramDecl, functions, units, lines: list[str], result: ProgramResult, alias: str):
+def place(program: ProgramDecl, functions, units, lines: list[str], result: ProgramResult, alias: str,
+          moves: Optional[dict] = None):
     """(call sites, signature changes, diagnostics, operator sites, placed graphs) of one program, in
-    absolute positions."""
-    calls, signatures = place_calls(program, functions, units, lines, result)
-    return (calls, signatures) + place_rest(program, functions, units, lines, result, alias)
+    absolute positions. `moves`: owner -> how its lines moved since `result` was made (moved_lines.py)."""
+    calls, signatures = place_calls(program, functions, units, lines, result, moves)
+    return (calls, signatures) + place_rest(program, functions, units, lines, result, alias, moves)
 
 
-def place_calls(program: ProgramDecl, functions, units, lines: list[str], result: ProgramResult):
+def place_calls(program: ProgramDecl, functions, units, lines: list[str], result: ProgramResult,
+                moves: Optional[dict] = None):
     """(call sites, signature changes) of one program, in absolute positions: what hints show, which
     `ProgramChain.calls` gives before the rest of the analysis."""
     calls: list[CallSite] = []
     signatures: list[SignatureChange] = []
-    places = _Places(functions, units, _owners(result))
+    places = _Places(functions, units, _owners(result), moves)
     depth = _depths(result.fns)
     groups: dict = {}
     for call_result in result.calls:
@@ -131,10 +145,11 @@ def place_calls(program: ProgramDecl, functions, units, lines: list[str], result
     return calls, signatures
 
 
-def place_rest(program: ProgramDecl, functions, units, lines: list[str], result: ProgramResult, alias: str):
+def place_rest(program: ProgramDecl, functions, units, lines: list[str], result: ProgramResult, alias: str,
+               moves: Optional[dict] = None):
     """(diagnostics, operator sites, placed graphs) of one program, in absolute positions."""
     diagnostics: list[Diagnostic] = []
-    places = _Places(functions, units, _owners(result))
+    places = _Places(functions, units, _owners(result), moves)
     for write in result.in_param_written:
         r = places.range(write.owner, write.span)
         if r is None:

@@ -152,6 +152,9 @@ class DocumentAnalysis:
     # False: made as far as what hints show (calls, signatures, syntax errors, lent scopes); its task
     # graphs, hazards, misuse and operator sites follow (document.Rest)
     complete: bool = True
+    # made without running any program's chain (each program's last result, cached or moved: moved_lines.py):
+    # how long it took says nothing of what the next edit costs (server/analyses.py)
+    reused: bool = field(default=False, compare=False)
     _index: Optional[tuple] = field(default=None, init=False, repr=False, compare=False)
     _by_line: dict = field(default_factory=dict, init=False, repr=False, compare=False)
 

@@ -32,6 +32,7 @@ class SlowEngine:
         self.gate = threading.Event()
         self.gate.set()
         self.analysed: list = []  # the versions analysed, in order
+        self.reused = False  # its analyses made without a chain (the last result cached or moved)
 
     def analysis(self, uri: str, hints_only: bool = False) -> DocumentAnalysis:
         snapshot = self.documents.snapshot(uri)  # (the workspace reads the text first, as here)
@@ -44,7 +45,7 @@ class SlowEngine:
                 r = Range(n, col, n, len(line))
                 hint = ArgHint(n, col + 5, ArgDir.INPUT, "p", None, 0, Explanation("C4", "reads"))
                 calls.append(CallSite(r, r, "call", "InCore", "f", (hint,)))
-        return DocumentAnalysis(uri, snapshot.version, calls, [], [])
+        return DocumentAnalysis(uri, snapshot.version, calls, [], [], reused=self.reused)
 
     def borrows(self, uri: str) -> bool:  # no inline helpers here: nothing lent in the background
         return False
@@ -287,6 +288,24 @@ async def test_a_slow_documents_analysis_waits_for_a_pause_in_typing(always_paus
     await asyncio.sleep(PAUSE_SECONDS * 3)
     await settle(server)
     assert server.lens.analysed == [1, 5]  # one, of the newest text, once the typing paused
+
+
+async def test_a_quick_analysis_that_ran_no_chain_leaves_a_slow_document_waiting_for_pauses(always_paused):
+    """A blank line typed in a big model is analysed in milliseconds (its last result moved), but the
+    next statement typed costs a whole chain again: its keystrokes still wait for a pause."""
+    server = await slow_document()
+    slow = server.analyses.done[URI].seconds
+    server.lens.reused = True
+    server.edit(2, (1, 0), (1, 0), "\n")
+    await asyncio.sleep(PAUSE_SECONDS * 3)
+    await settle(server)
+    assert server.lens.analysed == [1, 2] and server.analyses.done[URI].seconds >= slow
+    server.lens.reused = False
+    for version in range(3, 6):
+        server.edit(version, (4, 4), (4, 5), str(version))
+        _, answer = await asyncio.wait_for(server.analyses.ask(URI, MOVED_AFTER_SECONDS, (0, 10)), 5.0)
+        assert hints(answer) == [(3, 9), (5, 9)]
+    assert server.lens.analysed == [1, 2] and URI in server.analyses.due  # no analysis during the burst
 
 
 async def test_the_first_change_after_a_pause_waits_a_short_pause_and_a_burst_the_whole_one():

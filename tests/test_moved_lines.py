@@ -1,0 +1,234 @@
+"""An edit that only adds or removes blank or comment lines in a function's body reuses its program's
+last result, placed where the lines are now (workspace/moved_lines.py, issue 20): the analysis is the
+same as a new workspace's of the same text, and the chain does not run again."""
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from pypto_lens.pipeline.program import ProgramChain
+from pypto_lens.workspace.documents import OpenTexts, path_to_uri
+from pypto_lens.workspace.moved_lines import line_map
+from pypto_lens.workspace.workspace import Workspace
+
+ROOT = Path(__file__).resolve().parent.parent
+FILES = sorted((ROOT / "examples").glob("*.py")) + sorted((ROOT / "tests" / "programs").glob("*.py"))[:40] \
+    + sorted((ROOT / "tests" / "graph_programs").glob("*.py"))
+
+KERNEL = '''import pypto.language as pl
+
+N = 64
+
+
+@pl.jit.incore
+def fill(x: pl.Tensor[[N], pl.FP32], out: pl.Out[pl.Tensor[[N], pl.FP32]]):
+    out = pl.store(pl.load(x, [0], [N]), [0], out)
+    return out
+'''
+
+PROGRAM = KERNEL + '''
+
+@pl.jit.inline
+def twice(x: pl.Tensor[[N], pl.FP32], out: pl.Tensor[[N], pl.FP32]):
+    out = fill(x, out)
+    out = fill(x, out)
+    return out
+
+
+@pl.jit
+def entry(a: pl.Tensor[[N], pl.FP32], b: pl.Tensor[[N], pl.FP32]):
+    buf = pl.create_tensor([N], dtype=pl.FP32)
+    buf = fill(a, buf)
+    other = pl.create_tensor([N], dtype=pl.FP32)
+    other = twice(buf, other)
+    with pl.at(level=pl.Level.CORE_GROUP):
+        t = pl.load(other, [0], [N])
+        pl.store(t, [0], b)
+    return b
+'''
+
+
+class Chains:
+    """Counts the program chains the analyses run (as far as the signatures, at least)."""
+
+    def __init__(self, monkeypatch):
+        self.runs = 0
+        signatures = ProgramChain.signatures
+
+        def counted(chain):
+            self.runs += 1
+            return signatures(chain)
+        monkeypatch.setattr(ProgramChain, "signatures", counted)
+
+
+def results(analysis) -> tuple:
+    return (analysis.calls, analysis.signatures, analysis.diagnostics, analysis.operators, analysis.graphs,
+            analysis.optional_diagnostics, analysis.lent)
+
+
+def fresh(path: Path, text: str):
+    texts = OpenTexts()
+    uri = path_to_uri(path)
+    texts.open(uri, text, 1)
+    return Workspace([path.parent], open_documents=texts).analysis(uri)
+
+
+class Session:
+    def __init__(self, path: Path, text: str):
+        self.path, self.uri, self.texts = path, path_to_uri(path), OpenTexts()
+        self.workspace = Workspace([path.parent], open_documents=self.texts)
+        self.version = 0
+        self.edit(text)
+
+    def edit(self, text: str):
+        self.version += 1
+        self.texts.open(self.uri, text, self.version)
+        return self.workspace.analysis(self.uri)
+
+
+def insert(text: str, line: int, what: str) -> str:
+    lines = text.split("\n")
+    return "\n".join(lines[:line] + [what] + lines[line:])
+
+
+def line_of(text: str, needle: str) -> int:
+    return next(k for k, line in enumerate(text.split("\n")) if needle in line)
+
+
+def test_line_map_follows_blank_lines_and_refuses_anything_else():
+    assert line_map("a\nb\nc", "a\n\nb\nc") == (0, 2, 3)
+    assert line_map("a\n\nb", "a\nb") == (0, None, 1)
+    assert line_map("a\nb", "a\nb") is None  # (nothing moved)
+    assert line_map("a\nb", "a\nb2") is None
+    assert line_map("a\nb", "a\n    \nb\nc") is None
+
+
+def test_a_blank_line_in_a_body_moves_the_results_without_a_chain(tmp_path, monkeypatch):
+    path = tmp_path / "model.py"
+    session = Session(path, PROGRAM)
+    before = session.workspace.analysis(session.uri)
+    chains = Chains(monkeypatch)
+    text = insert(PROGRAM, line_of(PROGRAM, "other = pl.create_tensor"), "")
+    moved = session.edit(text)
+    assert chains.runs == 0
+    assert results(moved) == results(fresh(path, text))
+    # the calls after the blank line are one line lower, those before it where they were
+    lines = sorted(c.range.line for c in moved.calls)
+    assert lines != sorted(c.range.line for c in before.calls)
+    assert [c.range.line for c in moved.calls if c.range.line < line_of(text, "other = pl.create_tensor")] \
+        == [c.range.line for c in before.calls if c.range.line < line_of(text, "other = pl.create_tensor")]
+
+
+def test_a_comment_line_then_its_removal_move_the_results_both_ways(tmp_path, monkeypatch):
+    path = tmp_path / "model.py"
+    session = Session(path, PROGRAM)
+    chains = Chains(monkeypatch)
+    first = insert(PROGRAM, line_of(PROGRAM, "buf = fill(a, buf)"), "    # fill it first")
+    second = insert(first, line_of(first, "with pl.at"), "")
+    analyses = [session.edit(text) for text in (first, second, PROGRAM)]
+    assert chains.runs == 0
+    for analysis, text in zip(analyses, (first, second, PROGRAM)):
+        assert results(analysis) == results(fresh(path, text))
+
+
+@pytest.mark.parametrize("needle, what", [
+    ("buf = fill(a, buf)", "    x = 1"),  # a statement: a new meaning
+    ("buf = fill(a, buf)", "    pass"),  # a statement, if one without effect
+    ("def entry(", ""),  # above the header: where its parameters are changes
+])
+def test_an_edit_that_does_not_only_move_a_body_runs_the_chain(tmp_path, monkeypatch, needle, what):
+    path = tmp_path / "model.py"
+    session = Session(path, PROGRAM)
+    chains = Chains(monkeypatch)
+    text = insert(PROGRAM, line_of(PROGRAM, needle), what)
+    assert results(session.edit(text)) == results(fresh(path, text))
+    assert chains.runs > 0
+
+
+def test_random_blank_and_comment_lines_equal_a_new_analysis(monkeypatch):
+    """Two to four edits in a row on each file, each analysed (each moves the last chain's result, or
+    runs it), against a new workspace's analysis of the last text."""
+    chains = Chains(monkeypatch)
+    rng = random.Random(20)
+    checked = 0
+    for path in FILES:
+        text = path.read_text(encoding="utf-8")
+        session = Session(path, text)
+        runs = chains.runs
+        for _ in range(rng.randint(2, 4)):
+            lines = text.split("\n")
+            k = rng.randrange(1, len(lines))
+            indent = lines[k][:len(lines[k]) - len(lines[k].lstrip())]
+            choice = rng.random()
+            if choice < 0.4:
+                text = insert(text, k, "")
+            elif choice < 0.8:
+                text = insert(text, k, indent + "# a note")
+            elif not lines[k].strip():
+                text = "\n".join(lines[:k] + lines[k + 1:])
+            else:
+                text = insert(text, k, indent)
+            session.edit(text)
+        checked += chains.runs == runs  # (no chain ran for any of its edits)
+        assert results(session.workspace.analysis(session.uri)) == results(fresh(path, text)), path.name
+    assert checked >= len(FILES) // 5  # (the moves were taken, not only the chain)
+
+
+def test_a_blank_line_in_an_inline_helper_moves_its_expansions_without_a_chain(tmp_path, monkeypatch):
+    path = tmp_path / "model.py"
+    session = Session(path, PROGRAM)
+    chains = Chains(monkeypatch)
+    text = insert(PROGRAM, line_of(PROGRAM, "out = fill(x, out)") + 1, "")  # (between its two calls)
+    moved = session.edit(text)
+    assert chains.runs == 0
+    assert results(moved) == results(fresh(path, text))
+
+
+HELPERS = KERNEL + '''
+
+@pl.jit.inline
+def staged(x: pl.Tensor[[N], pl.FP32], out: pl.Tensor[[N], pl.FP32]):
+    scratch = pl.create_tensor([N], dtype=pl.FP32)
+    scratch = fill(x, scratch)
+    with pl.at(level=pl.Level.CORE_GROUP):
+        t = pl.load(scratch, [0], [N])
+        pl.store(t, [0], out)
+    return out
+'''
+
+CALLER = '''import pypto.language as pl
+from helpers import N, staged
+
+
+@pl.jit
+def entry(a: pl.Tensor[[N], pl.FP32], b: pl.Out[pl.Tensor[[N], pl.FP32]]):
+    b = staged(a, b)
+    return b
+'''
+
+
+def test_files_expanding_a_moved_helper_read_where_its_lines_are_now(tmp_path):
+    """The helper's file moves its result; the caller, analysed again in the same workspace, reads the
+    helper's new lowering (its steps and lent scope headers point at the moved lines)."""
+    helpers, caller = tmp_path / "helpers.py", tmp_path / "caller.py"
+    texts = OpenTexts()
+    workspace = Workspace([tmp_path], open_documents=texts)
+    texts.open(path_to_uri(helpers), HELPERS, 1)
+    texts.open(path_to_uri(caller), CALLER, 1)
+    workspace.analysis(path_to_uri(helpers))
+    before = workspace.analysis(path_to_uri(caller))
+    moved = insert(HELPERS, line_of(HELPERS, "scratch = fill(x, scratch)"), "    # a note")
+    texts.open(path_to_uri(helpers), moved, 2)
+    workspace.analysis(path_to_uri(helpers))
+    after = workspace.analysis(path_to_uri(caller))
+
+    fresh_texts = OpenTexts()
+    new = Workspace([tmp_path], open_documents=fresh_texts)
+    fresh_texts.open(path_to_uri(helpers), moved, 1)
+    fresh_texts.open(path_to_uri(caller), CALLER, 1)
+    expected = new.analysis(path_to_uri(caller))
+    assert results(after) == results(expected)
+    assert results(new.analysis(path_to_uri(helpers))) == results(workspace.analysis(path_to_uri(helpers)))
+    assert results(after) != results(before)  # (the lent headers and steps did move)
