@@ -12,6 +12,8 @@ For each, the server runs over stdio with the editor's default settings, and:
 - `edit_fresh`: a statement (`_edit_probe = 0`) inserted, then deleted, in the middle of the
   file's biggest function; after each edit the whole document's hints, which the server answers
   with the analysis of the newest text (median and max over the rounds);
+- `blank_line_fresh`: a blank line typed there and deleted, each after a pause: the whole document's
+  hints, which come from the last result placed where its lines are now (workspace/moved_lines.py);
 - `keystroke_moved`: what typing costs meanwhile, a viewport's hints right after a keystroke in
   the same place (p95): an answer moved from the last analysis until the new one is done;
 - `signature_at_caller` (families): blocks.py's kernel `scale_tile(dst: pl.Out[...])` made
@@ -124,6 +126,18 @@ def edit_fresh(path: Path, root: Path, rounds: int) -> dict:
                 current = text
             session.client.request("textDocument/inlayHint", {"textDocument": {"uri": uri}, "range": whole(current)})
             fresh.append(time.perf_counter() - started)
+        blank = []  # a blank line typed and deleted there, after a pause (the last result moved: moved_lines.py)
+        for r in range(rounds):
+            time.sleep(0.3)
+            started = time.perf_counter()
+            if r % 2 == 0:
+                session.change(uri, at + 1, 0, at + 1, 0, "\n")
+                current = "\n".join(lines[:at + 1]) + "\n\n" + "\n".join(lines[at + 1:])
+            else:
+                session.change(uri, at + 1, 0, at + 2, 0, "")
+                current = text
+            session.client.request("textDocument/inlayHint", {"textDocument": {"uri": uri}, "range": whole(current)})
+            blank.append(time.perf_counter() - started)
         for n in range(rounds * 3):  # keystrokes: a trailing comment typed at the probe's line
             col = len(lines[at]) + n
             started = time.perf_counter()
@@ -131,7 +145,8 @@ def edit_fresh(path: Path, root: Path, rounds: int) -> dict:
             session.hints(uri, max(0, at - 30), at + 30)
             moved.append(time.perf_counter() - started)
         return {"lines": len(lines), "cold_ms": ms(cold), "edit_fresh_median_ms": ms(statistics.median(fresh)),
-                "edit_fresh_max_ms": ms(max(fresh)), "keystroke_moved_p95_ms": ms(sorted(moved)[int(0.95 * (len(moved) - 1))])}
+                "edit_fresh_max_ms": ms(max(fresh)), "blank_line_fresh_median_ms": ms(statistics.median(blank)),
+                "keystroke_moved_p95_ms": ms(sorted(moved)[int(0.95 * (len(moved) - 1))])}
     finally:
         session.close()
 
@@ -234,10 +249,12 @@ def main(argv=None) -> int:
         for path in files:
             rows[path.name] = edit_fresh(path.resolve(), path.resolve().parent, args.rounds)
     columns = [("lines", "lines"), ("cold_ms", "cold"), ("edit_fresh_median_ms", "edit p50"),
-               ("edit_fresh_max_ms", "edit max"), ("keystroke_moved_p95_ms", "moved p95"),
+               ("edit_fresh_max_ms", "edit max"), ("blank_line_fresh_median_ms", "blank line p50"),
+               ("keystroke_moved_p95_ms", "moved p95"),
                ("signature_at_caller_median_ms", "signature p50"), ("refreshed", "refreshed"),
                ("scope_write_lens_median_ms", "scope lens p50")]
-    print("\nFreshness through LSP (ms). edit: an edit -> the whole document's fresh hints; moved: a keystroke's "
+    print("\nFreshness through LSP (ms). edit: an edit -> the whole document's fresh hints; blank line: the same "
+          "for a blank line typed after a pause; moved: a keystroke's "
           "viewport meanwhile; signature: a kernel's pl.Out -> pl.InOut seen at its caller in another open file "
           "(refreshed: the editor told to ask again); scope lens: a write added to a scope seen in its lens")
     print(f"{'shape':24}" + "".join(f"{title:>15}" for _, title in columns))
