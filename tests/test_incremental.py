@@ -148,10 +148,13 @@ def test_hints_first_then_the_rest_equals_a_whole_analysis(sequence):
 
 @st.composite
 def line_edits(draw):
-    """Lines that change no meaning: blank, comment or whitespace-only lines added, blank ones removed
-    (what moved_lines.py reuses the last result for, where the lowering proves it)."""
+    """Lines that mostly change no meaning: blank, comment or whitespace-only lines added, blank ones
+    removed, a constant bound to a new name, a statement being typed (what moved_lines.py reuses the
+    last result for, where the lowering proves it), and some that do mean something."""
     return draw(st.lists(st.tuples(st.floats(min_value=0, max_value=1),
-                                   st.sampled_from(["", "# a note", "    ", "        # indented", "-"])),
+                                   st.sampled_from(["", "# a note", "    ", "        # indented", "-",
+                                                    "    _probe = 0", "        _probe = LEN * 2", "        x = pl.",
+                                                    "        buf = 0", "        n = 1"])),
                          min_size=1, max_size=6))
 
 

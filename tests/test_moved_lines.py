@@ -12,6 +12,7 @@ from pypto_lens.pipeline.program import ProgramChain
 from pypto_lens.workspace.documents import OpenTexts, path_to_uri
 from pypto_lens.workspace.moved_lines import line_map
 from pypto_lens.workspace.workspace import Workspace
+from test_expansion_frames import CALLER as ROWS_CALLER, HELPERS as ROWS
 
 ROOT = Path(__file__).resolve().parent.parent
 FILES = sorted((ROOT / "examples").glob("*.py")) + sorted((ROOT / "tests" / "programs").glob("*.py"))[:40] \
@@ -97,12 +98,11 @@ def line_of(text: str, needle: str) -> int:
     return next(k for k, line in enumerate(text.split("\n")) if needle in line)
 
 
-def test_line_map_follows_blank_lines_and_refuses_anything_else():
+def test_line_map_follows_the_lines_that_stayed():
     assert line_map("a\nb\nc", "a\n\nb\nc") == (0, 2, 3)
     assert line_map("a\n\nb", "a\nb") == (0, None, 1)
     assert line_map("a\nb", "a\nb") is None  # (nothing moved)
-    assert line_map("a\nb", "a\nb2") is None
-    assert line_map("a\nb", "a\n    \nb\nc") is None
+    assert line_map("a\nb\nc", "a\nb2\nc") == (0, None, 2)
 
 
 def test_a_blank_line_in_a_body_moves_the_results_without_a_chain(tmp_path, monkeypatch):
@@ -134,11 +134,14 @@ def test_a_comment_line_then_its_removal_move_the_results_both_ways(tmp_path, mo
 
 
 @pytest.mark.parametrize("needle, what", [
-    ("buf = fill(a, buf)", "    x = 1"),  # a statement: a new meaning
+    ("buf = fill(a, buf)", "    x = fill(a, buf)"),  # a call: a new task
+    ("buf = fill(a, buf)", "    x = buf"),  # a name for a buffer (not a constant)
+    ("buf = fill(a, buf)", "    a = 0"),  # a parameter rebound
+    ("other = twice(buf, other)", "    buf = 0"),  # a name read later: its version changes
     ("buf = fill(a, buf)", "    pass"),  # a statement, if one without effect
     ("def entry(", ""),  # above the header: where its parameters are changes
 ])
-def test_an_edit_that_does_not_only_move_a_body_runs_the_chain(tmp_path, monkeypatch, needle, what):
+def test_an_edit_that_means_something_runs_the_chain(tmp_path, monkeypatch, needle, what):
     path = tmp_path / "model.py"
     session = Session(path, PROGRAM)
     chains = Chains(monkeypatch)
@@ -232,3 +235,45 @@ def test_files_expanding_a_moved_helper_read_where_its_lines_are_now(tmp_path):
     assert results(after) == results(expected)
     assert results(new.analysis(path_to_uri(helpers))) == results(workspace.analysis(path_to_uri(helpers)))
     assert results(after) != results(before)  # (the lent headers and steps did move)
+
+
+@pytest.mark.parametrize("typed", ["    _edit_probe = 0", "    tile = 4 * N", "    broken = pl.", "    broken =", "    _edit", "    x = ("])
+def test_a_binding_nothing_reads_or_a_statement_being_typed_moves_the_results(tmp_path, monkeypatch, typed):
+    """`_edit_probe = 0`, a constant not used yet, and a statement that cannot be parsed yet (set
+    aside, with its syntax error) mean nothing new: no chain, the same analysis as a new workspace's."""
+    path = tmp_path / "model.py"
+    session = Session(path, PROGRAM)
+    chains = Chains(monkeypatch)
+    text = insert(PROGRAM, line_of(PROGRAM, "other = pl.create_tensor"), typed)
+    moved = session.edit(text)
+    back = session.edit(PROGRAM)
+    assert chains.runs == 0
+    assert results(moved) == results(fresh(path, text)) and results(back) == results(fresh(path, PROGRAM))
+
+
+def test_a_binding_that_becomes_read_runs_the_chain(tmp_path, monkeypatch):
+    path = tmp_path / "model.py"
+    session = Session(path, PROGRAM)
+    chains = Chains(monkeypatch)
+    bound = insert(PROGRAM, line_of(PROGRAM, "other = pl.create_tensor"), "    size = N")
+    session.edit(bound)
+    assert chains.runs == 0
+    read = bound.replace("other = pl.create_tensor([N]", "other = pl.create_tensor([size]")
+    assert results(session.edit(read)) == results(fresh(path, read))
+    assert chains.runs > 0
+
+
+
+def test_a_caller_moved_quotes_its_argument_expression_from_where_it_is_now(tmp_path, monkeypatch):
+    """What a caller lends a helper of another file names the expression it passes (N1), read from
+    the caller's text: at the expression's line now."""
+    rows, caller = tmp_path / "rows.py", tmp_path / "caller.py"
+    rows.write_text(ROWS, encoding="utf-8")
+    session = Session(caller, ROWS_CALLER)
+    chains = Chains(monkeypatch)
+    text = insert(ROWS_CALLER, line_of(ROWS_CALLER, "head_rows(pl.read"), "")
+    moved = session.edit(text)
+    assert chains.runs == 0
+    vias = [h.via for scope in moved.lent for h in scope.captures if h.via]
+    assert vias == ["pl.read(lens, [0]) for n"]
+    assert results(moved) == results(fresh(caller, text))

@@ -160,7 +160,7 @@ def _captures(places: _Places, chosen: list[CallResult], uri: Optional[str], fun
         via = None
         if isinstance(arg, ir.Ref) and arg.var in from_caller and arg.var not in names:
             param, owner, span = from_caller[arg.var]  # read only by what a caller passes for `param`
-            text = _source(functions, units, owner, span)
+            text = _source(functions, units, owner, places.moved(owner, span) if span is not None else None)
             via = f"{text} for {param}" if text else f"{owner}'s argument for {param}"
             e = Explanation(e.rule, f"{name} is read by {f'`{text}`' if text else 'the expression'} that {owner} "
                                     f"passes for the helper's {param} (N1: it is computed inside the scope): "

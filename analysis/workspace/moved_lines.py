@@ -1,13 +1,18 @@
-"""An edit that only adds or removes blank lines (a comment line is a blank one for the parser,
-chunker.code_text) inside a function's body means nothing new: its program's last result stands,
-its places moved (issue 20: an early cutoff where the lowering equals the last one).
+"""An edit that changes no meaning leaves its program's last result standing, its places moved
+(issue 20: an early cutoff where the lowering equals the last one): blank or comment lines added
+or removed (a comment line is a blank one for the parser, chunker.code_text), a statement being
+typed that cannot be parsed yet (what recovery keeps of it reads nothing: syntax/recovery.py), or
+one that only binds a constant to a new name nothing reads (`_edit_probe = 0`, `tile = 4` before
+its first use is typed).
 
 The proof is on the lowering, not the text: the new lowering must equal the one the result was
-made from, statement for statement, variable for variable, with each span moved by the line map.
-The chain reads nothing of a function but its lowering (and what the cache key already names: the
-registry, other programs' signatures), and no result depends on where a line is except through
-its spans, which placement moves (placement._Places). A map keeps the order of lines, so what the
-chain ordered by lines stays in order.
+made from, statement for statement, variable for variable, with each span moved by the line map,
+except for such inert bindings (`inert`), added or gone. The chain reads nothing of a function but
+its lowering (and what the cache key already names: the registry, other programs' signatures); an
+inert binding defines a version nothing uses, of a name that is no parameter (N1 would carry a
+rebound parameter to the caller), so no stage sees it; and no result depends on where a line is
+except through its spans, which placement moves (placement._Places). A map keeps the order of
+lines, so what the chain ordered by lines stays in order.
 
 An inline helper's body is what other programs and files expand, spans and all: a moved one is
 exported as made from its new lowering (ProgramChain.inline_helpers, as a file read only for its
@@ -17,28 +22,26 @@ moved: the files calling it read its parameters' spans.
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import enum
 from typing import Optional
 
 from ..ir import nodes as ir
+from ..pipeline.walk import iter_uses
 from ..syntax.nodes import Span, span as make_span
 
-LineMap = tuple  # unit-relative line of the analysed text -> its line now (None: a blank line)
+LineMap = tuple  # unit-relative line of the analysed text -> its line now (None: gone or changed)
 
 
 def line_map(old_code: str, new_code: str) -> Optional[LineMap]:
-    """How the lines of `old_code` moved in `new_code`, when the two differ only in blank lines
-    (None when they differ otherwise, or not at all)."""
+    """Where each line of `old_code` is in `new_code`, if it is there unchanged (None when the texts
+    are the same: nothing moved)."""
     if old_code == new_code:
         return None
     old_lines, new_lines = old_code.split("\n"), new_code.split("\n")
-    old_kept = [k for k, line in enumerate(old_lines) if line.strip()]
-    new_kept = [k for k, line in enumerate(new_lines) if line.strip()]
-    if len(old_kept) != len(new_kept) or any(old_lines[a] != new_lines[b] for a, b in zip(old_kept, new_kept)):
-        return None
     moved: list = [None] * len(old_lines)
-    for a, b in zip(old_kept, new_kept):
-        moved[a] = b
+    for a, b, size in difflib.SequenceMatcher(None, old_lines, new_lines, autojunk=False).get_matching_blocks():
+        moved[a:a + size] = range(b, b + size)
     return tuple(moved)
 
 
@@ -48,11 +51,11 @@ def header_stays(function: ir.Function, moved: LineMap) -> bool:
     first = min((st.span.line for st in function.body if getattr(st, "span", None) is not None), default=None)
     if first is None:
         return False
-    return all(moved[k] in (None, k) for k in range(min(first, len(moved))))
+    return all(moved[k] == k for k in range(min(first, len(moved))))
 
 
 def moved_span(s: Span, moved: LineMap) -> Optional[Span]:
-    """The span where its text is now (None: it started or ended on a line that is blank now)."""
+    """The span where its text is now (None: it started or ended on a line that is not there now)."""
     if s.line >= len(moved) or s.end_line >= len(moved):
         return None
     line, end_line = moved[s.line], moved[s.end_line]
@@ -61,16 +64,41 @@ def moved_span(s: Span, moved: LineMap) -> Optional[Span]:
     return make_span(line, s.col, end_line, s.end_col)
 
 
+def inert(st, params: set) -> bool:
+    """A binding of a constant (`x = 0`, `x = 4 * TILE`) to a name that is no parameter, whose
+    version `same_moved` checks nothing uses; or a statement the analysis does not model that reads
+    no variable (`_edit`, `x =` being typed: what recovery keeps of them)."""
+    kind = type(st)
+    if kind is ir.OpaqueStmt:
+        return all(_constant(u) for u in st.uses)
+    return kind is ir.Assign and st.var is not None and not st.hoisted and st.var.name not in params \
+        and _constant(st.value)
+
+
+def _constant(e) -> bool:
+    kind = type(e)
+    if kind is ir.Const or kind is ir.Sym:
+        return True
+    if kind is ir.Arith:
+        return all(_constant(o) for o in e.operands)
+    return kind is ir.TupleExpr and all(_constant(o) for o in e.elts)
+
+
 def same_moved(old: ir.Function, new: ir.Function, moved: LineMap) -> bool:
-    """Is `new` the lowering `old` was, every span moved by `moved`? (Variables correspond one to
-    one; stage caches on the nodes are not compared.)"""
+    """Is `new` the lowering `old` was, every span moved by `moved`, but for inert bindings added or
+    gone that nothing uses? (Variables correspond one to one; stage caches on nodes are not compared.)"""
+    compare = _Compare(moved, {p.name for p in old.params} | {p.name for p in new.params})
     try:
-        return _Compare(moved).same(old, new)
+        if not compare.same(old, new):
+            return False
     except RecursionError:
         return False
+    return not (compare.added and compare.added & set(iter_uses(new.body))) \
+        and not (compare.gone and compare.gone & set(iter_uses(old.body)))
 
 
 _SKIPPED = frozenset({"digest", "homed", "views", "used"})  # (what the lowering did not make: caches, keys)
+_BLOCKS = frozenset({"body", "then", "orelse"})  # statement lists, where inert bindings may come and go
 _FIELDS: dict = {}
 
 
@@ -82,10 +110,13 @@ def _fields(kind) -> tuple:
 
 
 class _Compare:
-    def __init__(self, moved: LineMap):
-        self.moved = moved
+    def __init__(self, moved: LineMap, params: set):
+        self.moved, self.params = moved, params
+        self.now = {line for line in moved if line is not None}  # the new lines that were there before
         self.vars: dict = {}  # id of an old variable -> the new one it is
         self.seen_new: set = set()
+        self.added: set = set()  # what inert bindings added define
+        self.gone: set = set()  # what inert bindings gone defined
 
     def same(self, a, b) -> bool:
         kind = type(a)
@@ -94,7 +125,7 @@ class _Compare:
         if a is None or kind in (int, str, bool, float) or isinstance(a, enum.Enum):
             return a == b
         if kind is Span:
-            return moved_span(a, self.moved) is b or moved_span(a, self.moved) == b
+            return moved_span(a, self.moved) == b
         if kind is ir.Var:
             return self.var(a, b)
         if kind is ir.Type:
@@ -107,8 +138,35 @@ class _Compare:
         if kind is frozenset or kind is set:
             return a == b and all(type(x) in (int, str) for x in a)
         if dataclasses.is_dataclass(kind):
-            return all(self.same(getattr(a, name), getattr(b, name)) for name in _fields(kind))
+            for name in _fields(kind):
+                x, y = getattr(a, name), getattr(b, name)
+                if not (self.block(x, y) if name in _BLOCKS and type(x) is list else self.same(x, y)):
+                    return False
+            return True
         return False  # (anything else: not proven the same)
+
+    def block(self, old: list, new: list) -> bool:
+        """Two statement lists: the same, but for inert bindings on lines that are new, or gone."""
+        i = j = 0
+        while i < len(old) or j < len(new):
+            if i < len(old) and old[i].span is not None and moved_span(old[i].span, self.moved) is None:
+                # (its text is not there now)
+                if not inert(old[i], self.params):
+                    return False
+                self.gone.add(getattr(old[i], "var", None))
+                i += 1
+            elif j < len(new) and new[j].span is not None and new[j].span.line not in self.now:
+                # (its text was not there before)
+                if not inert(new[j], self.params):
+                    return False
+                self.added.add(getattr(new[j], "var", None))
+                j += 1
+            elif i < len(old) and j < len(new) and self.same(old[i], new[j]):
+                i += 1
+                j += 1
+            else:
+                return False
+        return True
 
     def var(self, a: ir.Var, b: ir.Var) -> bool:
         known = self.vars.get(id(a))
