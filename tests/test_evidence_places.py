@@ -66,3 +66,36 @@ def test_a_buffer_created_in_an_inline_helper_is_shown_on_the_helpers_line(tmp_p
 
 def test_the_loop_around_a_call_in_an_inline_helper_is_shown_on_the_callers_line(tmp_path):
     assert steps(tmp_path, "loop") == {"out = fill(x, out)": "for i in pl.range(4):"}
+
+
+UPGRADED = '''import pypto.language as pl
+
+N = 64
+
+
+@pl.jit.inline
+def put(x: pl.Tensor[[N], pl.FP32], out: pl.Tensor[[N], pl.FP32]):
+    pl.store(pl.load(x, [0], [N]), [0], out)
+    return out
+
+
+@pl.jit.incore
+def kernel(x: pl.Tensor[[N], pl.FP32], out: pl.Tensor[[N], pl.FP32]):
+    first = pl.load(x, [0], [N])
+    out = put(x, out)
+    return out
+'''
+
+
+def test_a_write_in_an_inline_helper_upgrades_its_callers_parameter_on_the_helpers_line(tmp_path):
+    """U4: `out`, declared In, is written by the helper that the InCore function expands: the step
+    points at the helper's pl.store."""
+    path = tmp_path / "kernel.py"
+    texts = OpenTexts()
+    uri = path_to_uri(path)
+    texts.open(uri, UPGRADED, 1)
+    analysis = Workspace([tmp_path], open_documents=texts).analysis(uri)
+    lines = UPGRADED.split("\n")
+    writes = [lines[step.location.range.line].strip() for change in analysis.signatures
+              for explanation in change.explanation for step in explanation.steps if step.label == "write"]
+    assert writes == ["pl.store(pl.load(x, [0], [N]), [0], out)"]

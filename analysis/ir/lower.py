@@ -532,7 +532,7 @@ def _flat_submit_target(target: s.Expr) -> s.Expr:
 
 def _set_owner(body: list, owner: str) -> None:
     for stmt in ir.walk_stmts(body):
-        if isinstance(stmt, (ir.Scope, ir.Loop, ir.If)):
+        if isinstance(stmt, (ir.Scope, ir.Loop, ir.If, ir.OpaqueStmt)):
             stmt.owner = owner
         elif isinstance(stmt, ir.Assign):
             stmt.owner = owner

@@ -374,6 +374,7 @@ class OpaqueStmt:
     uses: list[Expr]
     span: Span
     what: str = ""
+    owner: str = ""  # the function whose text holds it (differs after inlining, N1)
 
 
 Stmt = Union[Assign, If, Loop, Scope, Return, OpaqueStmt]

@@ -536,7 +536,7 @@ class _Cloner:
         if isinstance(st, ir.Return):
             return ir.Return([self.expr(v) for v in st.values], st.span)
         if isinstance(st, ir.OpaqueStmt):
-            return ir.OpaqueStmt([self.expr(u) for u in st.uses], st.span, st.what)
+            return ir.OpaqueStmt([self.expr(u) for u in st.uses], st.span, st.what, st.owner)
         return st
 
     def expr(self, e):
@@ -635,7 +635,7 @@ class _Renamer(_Cloner):
             return st if values is st.values else ir.Return(values, st.span)
         if kind is ir.OpaqueStmt:
             uses = self._exprs(st.uses)
-            return st if uses is st.uses else ir.OpaqueStmt(uses, st.span, st.what)
+            return st if uses is st.uses else ir.OpaqueStmt(uses, st.span, st.what, st.owner)
         return st
 
     def attrs(self, scope: ir.Scope) -> dict:

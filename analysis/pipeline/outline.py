@@ -239,21 +239,20 @@ def _infer_param_directions(state, fn: Fn, hierarchy: bool, inner_callees: bool)
     walk.visit(fn.body)
     read, writes, stores, callee_read, callee_write = (walk.read, walk.writes, walk.stores, walk.callee_read,
                                                        walk.callee_write)
-    owner = fn.owner
     for k, param in enumerate(fn.params):
         wdir = Dir.INOUT if read[k] is not None else Dir.OUT
         evidence = []
         if read[k] is not None:
-            evidence.append(Evidence("read", owner, read[k]))
+            evidence.append(Evidence("read", *read[k]))
         if k in stores and not hierarchy:
             fn.promote(k, wdir, Derivation("O5", f"stored into by tile.store in the scope (step 1a): {wdir.value}",
                                            tuple(evidence)))
-        for op_name, span in writes.get(k, []):
+        for op_name, owner, span in writes.get(k, []):
             fn.promote(k, wdir, Derivation("O5", f"written by {op_name} in the scope (step 1b): {wdir.value}",
                                            tuple(evidence) + (Evidence("write", owner, span, op_name),)))
         if k in callee_write and inner_callees:
             to = Dir.INOUT if (callee_read[k] or read[k] is not None) else Dir.OUT
-            name, span = callee_write[k][0]
+            name, owner, span = callee_write[k][0]
             fn.promote(k, to, Derivation("O5", f"passed to {name}, which writes it (step 2): {to.value}",
                                          tuple(evidence) + (Evidence("callee", owner, span, name),)))
     for k, param in enumerate(fn.params):
@@ -270,20 +269,25 @@ class _ScopeAccesses:
         self.state, self.fn = state, fn
         self.index = {p.var: k for k, p in enumerate(fn.params)}  # capture -> its parameter
         self.alias: dict = dict(self.index)  # var -> the capture it names (result aliases, loop carries)
-        self.read = [None] * len(fn.params)  # first read span, or None
+        self.read = [None] * len(fn.params)  # (owner, span) of the first read, or None
         self.writes: dict[int, list] = {}  # step 1b / 1a evidence
         self.stores: set = set()
         self.callee_read = [False] * len(fn.params)
         self.iter_args: set = set()  # loop iter-args that stand for a capture, and op results aliasing them
         self.callee_write: dict[int, list] = {}
 
-    def mark_read(self, expr, span) -> None:
+    def at(self, stmt) -> tuple:
+        """(owner, span) of a statement: the text that holds it, an inline helper's once N1 expanded it."""
+        owner = stmt.call.owner if type(stmt) is Dispatch else getattr(stmt, "owner", "")
+        return owner or self.fn.owner, stmt.span
+
+    def mark_read(self, expr, stmt) -> None:
         for v in ir.expr_vars(expr):
             if v in self.iter_args:
                 continue  # O5's alias rule follows op results, not loop carries (oracle)
             k = self.alias.get(v)
             if k is not None and self.read[k] is None:
-                self.read[k] = span
+                self.read[k] = self.at(stmt)
 
     def visit(self, body: list) -> None:
         for stmt in body:
@@ -293,9 +297,9 @@ class _ScopeAccesses:
                     view = resolve_op(value, self.fn.types, self.state.registry)
                     for arg, _, effect in view.accesses():
                         if effect is not Effect.WRITE:  # step 0: a pure-write slot is not a read
-                            self.mark_read(arg, stmt.span)
+                            self.mark_read(arg, stmt)
                         if effect.writes and isinstance(arg, ir.Ref) and arg.var in self.index:
-                            self.writes.setdefault(self.index[arg.var], []).append((view.op_name, stmt.span))  # step 1b
+                            self.writes.setdefault(self.index[arg.var], []).append((view.op_name,) + self.at(stmt))  # step 1b
                     if view.op_name == "tile.store":
                         target = view.arg_for(2)
                         if isinstance(target, ir.Ref) and target.var in self.alias:
@@ -307,25 +311,25 @@ class _ScopeAccesses:
                         if source.var in self.iter_args:
                             self.iter_args.add(stmt.var)
                 elif isinstance(value, ir.UserCall):
-                    self.user_call(value, stmt.span)
+                    self.user_call(value, stmt)
                 else:
-                    self.mark_read(value, stmt.span)
+                    self.mark_read(value, stmt)
             elif isinstance(stmt, Dispatch):
-                self.user_call(stmt.call, stmt.span)
+                self.user_call(stmt.call, stmt)
                 for v, k in stmt.outputs:
                     if k is not None and isinstance(stmt.call.args[k], ir.Ref) and stmt.call.args[k].var in self.alias:
                         self.alias[v] = self.alias[stmt.call.args[k].var]
             elif isinstance(stmt, ir.If):
-                self.mark_read(stmt.cond, stmt.span)
+                self.mark_read(stmt.cond, stmt)
                 self.visit(stmt.then)
                 self.visit(stmt.orelse)
                 for phi in stmt.phis:  # a branch yielding an op result that aliases a capture reads
                     for v in (phi.then_value, phi.else_value):  # it; the capture itself passed on does not
                         if v is not None and v not in self.index:
-                            self.mark_read(ir.Ref(v), stmt.span)
+                            self.mark_read(ir.Ref(v), stmt)
             elif isinstance(stmt, ir.Loop):
                 for b in stmt.bounds + stmt.header_uses:
-                    self.mark_read(b, stmt.span)
+                    self.mark_read(b, stmt)
                 for c in stmt.carries:
                     if c.init is not None and c.init in self.alias:
                         self.alias[c.iter_var] = self.alias[c.init]
@@ -338,23 +342,23 @@ class _ScopeAccesses:
                             self.iter_args.add(c.result)
             elif isinstance(stmt, ir.Scope):
                 for e in stmt.uses + stmt.deps:
-                    self.mark_read(e, stmt.span)
+                    self.mark_read(e, stmt)
                 self.visit(stmt.body)
             elif isinstance(stmt, ir.Return):
                 for e in stmt.values:
-                    self.mark_read(e, stmt.span)
+                    self.mark_read(e, stmt)
             elif isinstance(stmt, ir.OpaqueStmt):
                 for e in stmt.uses:
-                    self.mark_read(e, stmt.span)
+                    self.mark_read(e, stmt)
 
-    def user_call(self, call: ir.UserCall, span) -> None:
+    def user_call(self, call: ir.UserCall, stmt) -> None:
         callee = self.state.callee(call)
         dirs = callee.dirs if callee is not None else None
         covered = dirs is not None and (len(call.args) <= len(dirs) if call.submit else len(call.args) == len(dirs))
         for i, arg in enumerate(call.args):
             g = dirs[i] if covered else None
             if g is not Dir.OUT:  # step 0: an Out slot of a user function is not a read
-                self.mark_read(arg, span)
+                self.mark_read(arg, stmt)
             # step 2: only the captured variable itself. The spec also follows iter-args; PyPTO
             # (the oracle) does not, and no seed says otherwise (oracle wins; see the README)
             if g is not None and isinstance(arg, ir.Ref) and arg.var in self.index:
@@ -362,9 +366,9 @@ class _ScopeAccesses:
                 if g in (Dir.IN, Dir.INOUT):
                     self.callee_read[k] = True
                 if g in (Dir.OUT, Dir.INOUT):
-                    self.callee_write.setdefault(k, []).append((callee.name, span))
+                    self.callee_write.setdefault(k, []).append((callee.name,) + self.at(stmt))
         for d in call.deps:
-            self.mark_read(d, span)
+            self.mark_read(d, stmt)
 
 
 def output_aliases(state, fn: Fn, outputs: list) -> dict:

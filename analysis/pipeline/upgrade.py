@@ -22,13 +22,13 @@ def upgrade(state: ProgramState, fn: Fn) -> None:
     walk = _Origins(state, fn, shaped)
     walk.visit(fn.body, True)
     origins, first_read, first_write = walk.origins, walk.first_read, walk.first_write
-    for k, (op_name, span) in first_write.items():
+    for k, (op_name, owner, span) in first_write.items():
         if fn.params[k].decl is not Dir.IN:
             continue  # U4: declared Out/InOut parameters are never changed
         to = Dir.INOUT if k in first_read else Dir.OUT
-        evidence = [Evidence("write", fn.owner, span, op_name or "")]
+        evidence = [Evidence("write", owner, span, op_name or "")]
         if k in first_read:
-            evidence.append(Evidence("read", fn.owner, first_read[k]))
+            evidence.append(Evidence("read", *first_read[k]))
         fn.promote(k, to, Derivation("U4", f"declared In but written by {op_name} in this InCore body: "
                                            f"upgraded to {to.value}", tuple(evidence)))
     fn.hidden_outputs = _hidden_outputs(fn, origins)
@@ -42,8 +42,8 @@ class _Origins:
         self.state, self.fn = state, fn
         self.origins: dict = {v: frozenset({k}) for v, k in shaped.items()}
         self.computed_from: dict = dict(self.origins)  # parameters a value was computed from (through any op)
-        self.first_read: dict[int, object] = {}
-        self.first_write: dict[int, tuple] = {}
+        self.first_read: dict[int, tuple] = {}  # parameter -> (owner, span) of its first read
+        self.first_write: dict[int, tuple] = {}  # parameter -> (op, owner, span) of its first write
 
     def of(self, expr) -> frozenset:
         if isinstance(expr, ir.Ref):
@@ -52,6 +52,10 @@ class _Origins:
 
     def everywhere(self, expr) -> frozenset:
         return _joined(self.origins, ir.expr_vars(expr))
+
+    def at(self, stmt) -> tuple:
+        """(owner, span) of a statement: the text that holds it, an inline helper's once N1 expanded it."""
+        return stmt.owner or self.fn.owner, stmt.span
 
     def visit(self, body: list, record: bool) -> None:
         origins, computed_from = self.origins, self.computed_from
@@ -64,10 +68,10 @@ class _Origins:
                     for arg, _, effect in view.accesses():
                         if record and effect.reads:
                             for k in self.everywhere(arg):
-                                self.first_read.setdefault(k, stmt.span)
+                                self.first_read.setdefault(k, self.at(stmt))
                         if record and effect.writes and not reassembled:
                             for k in self.of(arg):
-                                self.first_write.setdefault(k, (view.op_name, stmt.span))
+                                self.first_write.setdefault(k, (view.op_name,) + self.at(stmt))
                     if stmt.var is not None:
                         aliased = self.state.registry.result_alias(view.op_name)
                         if view.op_name == "tensor.view":
@@ -79,7 +83,7 @@ class _Origins:
                     if record:
                         for arg in value.args:  # U3: a user function's arguments are all read
                             for k in self.everywhere(arg):
-                                self.first_read.setdefault(k, stmt.span)
+                                self.first_read.setdefault(k, self.at(stmt))
                     if stmt.var is not None:
                         origins[stmt.var] = frozenset()
                 elif stmt.var is not None:
@@ -87,7 +91,7 @@ class _Origins:
                     computed_from[stmt.var] = _joined(computed_from, ir.expr_vars(value))
                     if record:
                         for k in self.everywhere(value):
-                            self.first_read.setdefault(k, stmt.span)
+                            self.first_read.setdefault(k, self.at(stmt))
             elif isinstance(stmt, Dispatch):
                 continue
             elif isinstance(stmt, ir.If):
@@ -120,7 +124,7 @@ class _Origins:
             elif record and isinstance(stmt, ir.OpaqueStmt):  # a return is no read (it is the output)
                 for e in stmt.uses:
                     for k in self.everywhere(e):
-                        self.first_read.setdefault(k, stmt.span)
+                        self.first_read.setdefault(k, self.at(stmt))
 
 
 _NONE = frozenset()

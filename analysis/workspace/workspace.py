@@ -555,7 +555,7 @@ def _homed(body: list, uri: str, owner: str) -> list:
             st = replace(st, value=replace(st.value, callee=callee, owner=owner), owner=owner)
         elif isinstance(st, ir.Assign) and isinstance(st.value, ir.OpCall):
             st = replace(st, value=replace(st.value, owner=owner), owner=owner)
-        elif isinstance(st, ir.Assign):
+        elif isinstance(st, (ir.Assign, ir.OpaqueStmt)):
             st = replace(st, owner=owner)
         elif isinstance(st, ir.If):
             st = replace(st, then=_homed(st.then, uri, owner), orelse=_homed(st.orelse, uri, owner), owner=owner)
