@@ -28,7 +28,7 @@ from ..syntax import nodes as s
 from ..vocabulary import Code, Severity
 from .caches import Caches, ParsedUnit, parse
 from .helper_callers import lent_scopes
-from .moved_lines import header_stays, line_map, same_moved
+from .moved_lines import composed, header_stays, line_map, same_moved
 from .placement import place, place_calls, place_rest
 from .relevance import relevance
 from .results import BY_START, Diagnostic, DocumentAnalysis, Range
@@ -330,6 +330,10 @@ class DocumentAnalyzer:
                     {name: result.fns[name] for name in functions if name in result.fns}, units[program.unit].start)
         analysis.calls.sort(key=BY_START)
         analysis.reused = self.chains_run == chains_before
+        if uri is not None:  # (the origins of programs the text no longer has: a class or closure renamed)
+            made = {(uri, p.kind, p.name, p.parent) for p in programs}
+            for gone in [k for k in self.caches.origins if k[0] == uri and k not in made]:
+                del self.caches.origins[gone]
         if rest.programs:
             analysis.complete = False
             rest.diagnostics_made = len(analysis.diagnostics)
@@ -426,40 +430,46 @@ class DocumentAnalyzer:
         return result, (key, frozenset(read.items())), None, None
 
     def _origins_put(self, made_from: tuple, key: tuple, lowerings: Optional[dict]) -> None:
+        """The program's result made whole from these lowerings (its spans where their lines are)."""
         if made_from[0] is not None and lowerings is not None:
-            self.caches.origins[made_from] = (key, dict(lowerings))
+            self.caches.origins[made_from] = (key, {name: (now, None) for name, now in lowerings.items()})
 
     def _moved(self, made_from: tuple, functions: dict, lowerings: Optional[dict], registry: Registry,
                external) -> Optional[tuple]:
         """The result this document's program was last made (whole) from, and how its functions'
         lines moved since, when they only moved (moved_lines.py); else None. Its moved inline helpers
-        are made again from their new lowerings (what other programs and files expand)."""
+        are made again from their new lowerings (what other programs and files expand).
+
+        The origin names the last analysis's lowerings and how the result's lines moved to them: the
+        new lowerings are compared with those (the last analysis holds them; the result's own are not
+        kept), and the maps composed."""
         origin = self.caches.origins.get(made_from) if lowerings is not None else None
         if origin is None:
             return None
         key, before = origin
         if key[2] is not registry or list(before) != list(lowerings):
             return None
-        changed = {}
+        steps = {}
         for name, now in lowerings.items():
-            then = before[name]
+            then, _ = before[name]
             if then == now:
                 continue
             if then[:1] + then[2:3] + then[4:] != now[:1] + now[2:3] + now[4:]:
                 return None  # (another kind of unit, name, module context or constants)
-            moved = line_map(then[1], now[1])
-            if moved is None:
+            step = line_map(then[1], now[1])
+            if step is None:
                 return None
-            changed[name] = (then, moved)
-        hit = self.caches.programs.get(key) if changed else None
+            steps[name] = (then, step)
+        moves = {name: moved for name, (_, moved) in before.items() if moved is not None and name not in steps}
+        hit = self.caches.programs.get(key) if steps or moves else None
         if hit is None or not all(signature_token(external(ref)) == token for ref, token in hit[1].items()):
             return None
-        moves = {}
-        for name, (then, moved) in changed.items():
-            old = self.caches.lowered.get(then)  # (held with the result: the next edit compares with it too)
-            if old is None or not (header_stays(old, moved) and same_moved(old, functions[name][1], moved)):
+        for name, (then, step) in steps.items():
+            last = self.caches.lowered.get(then)
+            if last is None or not (header_stays(last, step) and same_moved(last, functions[name][1], step)):
                 return None
-            moves[name] = moved
+            moves[name] = composed(before[name][1], step)
+        self.caches.origins[made_from] = (key, {name: (now, moves.get(name)) for name, now in lowerings.items()})
         result, read = hit
         helpers = [name for name in moves if functions[name][1].kind is Kind.INLINE]
         if helpers:  # what other programs and files expand: made from the new lowering (moved_lines.py)

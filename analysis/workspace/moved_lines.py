@@ -28,7 +28,7 @@ from typing import Optional
 
 from ..ir import nodes as ir
 from ..pipeline.walk import iter_uses
-from ..syntax.nodes import Span, span as make_span
+from ..syntax.nodes import Span
 
 LineMap = tuple  # unit-relative line of the analysed text -> its line now (None: gone or changed)
 
@@ -43,6 +43,13 @@ def line_map(old_code: str, new_code: str) -> Optional[LineMap]:
     for a, b, size in difflib.SequenceMatcher(None, old_lines, new_lines, autojunk=False).get_matching_blocks():
         moved[a:a + size] = range(b, b + size)
     return tuple(moved)
+
+
+def composed(first: Optional[LineMap], then: LineMap) -> LineMap:
+    """Where the lines went through two moves (`first` None: they had not moved before)."""
+    if first is None:
+        return then
+    return tuple(then[k] if k is not None and k < len(then) else None for k in first)
 
 
 def header_stays(function: ir.Function, moved: LineMap) -> bool:
@@ -61,7 +68,7 @@ def moved_span(s: Span, moved: LineMap) -> Optional[Span]:
     line, end_line = moved[s.line], moved[s.end_line]
     if line is None or end_line is None:
         return None
-    return make_span(line, s.col, end_line, s.end_col)
+    return Span(line, s.col, end_line, s.end_col)  # (not kept in the parser's table: placement drops it)
 
 
 def inert(st, params: set) -> bool:
