@@ -98,16 +98,17 @@ class ProgramChain:
         callee = self.state.callee(call)
         return [p.name for p in callee.params] if callee is not None else None
 
-    def inline_helpers(self) -> dict[str, Fn]:
+    def inline_helpers(self, only: Optional[set] = None) -> dict[str, Fn]:
         """The inline helpers as the files importing them read them: their types are inferred first
         (N1 does not change a helper's own body), and a missing return annotation is what the body
         returns with the annotations alone, as `signatures()` fills it in (copies: the chain's own
-        functions keep their annotations until then, so that it runs as it would have)."""
-        helpers = [fn for fn in self.users if fn.kind is Kind.INLINE]
+        functions keep their annotations until then, so that it runs as it would have). `only`:
+        just these helpers, of a chain that goes no further (workspace/moved_lines.py)."""
+        helpers = [fn for fn in self.users if fn.kind is Kind.INLINE and (only is None or fn.key in only)]
         if self.phase == 0:
             for fn in helpers:
                 fn.types = _infer(fn, self.registry, self._returns_of, self.asked)
-            self.phase = 1
+            self.phase = 1 if only is None else -1
         return {fn.key: replace(fn, returns=fn.returns or _returned_types(fn)) for fn in helpers}
 
     def signatures(self) -> dict[str, Fn]:

@@ -473,7 +473,8 @@ class DocumentAnalyzer:
         result, read = hit
         helpers = [name for name in moves if functions[name][1].kind is Kind.INLINE]
         if helpers:  # what other programs and files expand: made from the new lowering (moved_lines.py)
-            made = ProgramChain(key[0], [fn for _, fn in functions.values()], registry, external).inline_helpers()
+            made = ProgramChain(key[0], [fn for _, fn in functions.values()], registry, external).inline_helpers(
+                set(helpers))
             for name in helpers:
                 made[name].origin = Origin.INLINE
             result = replace(result, fns={**result.fns, **{name: made[name] for name in helpers}})

@@ -129,10 +129,13 @@ class _Compare:
         kind = type(a)
         if kind is not type(b):
             return False
+        if kind is ir.Ref:  # (the commonest node: its two fields at once)
+            return self.var(a.var, b.var) and (a.span is None and b.span is None or a.span is not None
+                                               and b.span is not None and self.span(a.span, b.span))
+        if kind is Span:
+            return self.span(a, b)
         if a is None or kind in (int, str, bool, float) or isinstance(a, enum.Enum):
             return a == b
-        if kind is Span:
-            return moved_span(a, self.moved) == b
         if kind is ir.Var:
             return self.var(a, b)
         if kind is ir.Type:
@@ -175,13 +178,20 @@ class _Compare:
                 return False
         return True
 
+    def span(self, a: Span, b: Span) -> bool:
+        moved = self.moved
+        if a.line >= len(moved) or a.end_line >= len(moved):
+            return False
+        return moved[a.line] == b.line and moved[a.end_line] == b.end_line and a.col == b.col \
+            and a.end_col == b.end_col
+
     def var(self, a: ir.Var, b: ir.Var) -> bool:
         known = self.vars.get(id(a))
         if known is not None:
             return known is b
         if id(b) in self.seen_new or a.name != b.name or a.version != b.version \
                 or not (a.span is None and b.span is None or a.span is not None and b.span is not None
-                        and self.same(a.span, b.span)) or a.annotation != b.annotation:
+                        and self.span(a.span, b.span)) or a.annotation != b.annotation:
             return False
         self.vars[id(a)] = b
         self.seen_new.add(id(b))
