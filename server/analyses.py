@@ -31,8 +31,8 @@ task graph and hazards).
 A document whose last analysis took longer than `PAUSED_AFTER_SECONDS` is analysed once its typing
 pauses for `PAUSE_SECONDS`, not at every keystroke (opening it is no keystroke; an analysis that ran no
 chain, a blank line typed, keeps the figure of the last one that did: the next statement typed costs
-that): its viewports and hovers are answered moved meanwhile, so the analysis does not hold the interpreter while they are answered (genpl 50000:
-keystroke p95 22-26 -> 6 ms, hover 11-15 -> 2 ms). The first change after such a pause waits only
+that): its viewports and hovers are answered moved meanwhile, so the analysis does not hold the
+interpreter while they are answered (genpl 50000: keystroke p95 22-26 -> 6 ms, hover 11-15 -> 2 ms). The first change after such a pause waits only
 `FIRST_PAUSE_SECONDS` for a second one when the last analysis took under `AT_ONCE_UNDER_SECONDS` (a
 model of a few thousand lines): the whole pause would only add itself to what a single edit costs
 (issue 20: 70 ms of every edit -> fresh whole document of such a model; the first pause is only long

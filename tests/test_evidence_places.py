@@ -44,14 +44,17 @@ def entry(a: pl.Tensor[[N], pl.FP32], b: pl.Out[pl.Tensor[[N], pl.FP32]]):
 '''
 
 
+def analysed(tmp_path, text: str) -> tuple:
+    """(the analysis of `text` as a file of its own, its lines)."""
+    texts = OpenTexts()
+    uri = path_to_uri(tmp_path / "model.py")
+    texts.open(uri, text, 1)
+    return Workspace([tmp_path], open_documents=texts).analysis(uri), text.split("\n")
+
+
 def steps(tmp_path, label: str) -> dict:
     """The text of each call's line -> the text of the line its `label` step points at."""
-    path = tmp_path / "model.py"
-    texts = OpenTexts()
-    uri = path_to_uri(path)
-    texts.open(uri, PROGRAM, 1)
-    analysis = Workspace([tmp_path], open_documents=texts).analysis(uri)
-    lines = PROGRAM.split("\n")
+    analysis, lines = analysed(tmp_path, PROGRAM)
     return {lines[site.range.line].strip(): lines[step.location.range.line].strip()
             for site in analysis.calls for hint in site.hints for step in hint.explanation.steps
             if step.label == label and step.location is not None and step.location.uri is None}
@@ -90,12 +93,7 @@ def kernel(x: pl.Tensor[[N], pl.FP32], out: pl.Tensor[[N], pl.FP32]):
 def test_a_write_in_an_inline_helper_upgrades_its_callers_parameter_on_the_helpers_line(tmp_path):
     """U4: `out`, declared In, is written by the helper that the InCore function expands: the step
     points at the helper's pl.store."""
-    path = tmp_path / "kernel.py"
-    texts = OpenTexts()
-    uri = path_to_uri(path)
-    texts.open(uri, UPGRADED, 1)
-    analysis = Workspace([tmp_path], open_documents=texts).analysis(uri)
-    lines = UPGRADED.split("\n")
+    analysis, lines = analysed(tmp_path, UPGRADED)
     writes = [lines[step.location.range.line].strip() for change in analysis.signatures
               for explanation in change.explanation for step in explanation.steps if step.label == "write"]
     assert writes == ["pl.store(pl.load(x, [0], [N]), [0], out)"]

@@ -167,8 +167,9 @@ class Caches:
         self.placed = ContentCache(spare=50_000)  # ... and its offsets -> its results in the document
         self.module_copies = ContentCache(spare=50_000)  # a module function as another program sees it
         self.splitters: dict = {}  # uri -> the chunker.Splitter of that document
-        # (document, program kind, name, parent) -> (the programs key of its last result made whole, its
-        # functions' lowering keys then): what an edit that only moves lines reuses (moved_lines.py)
+        # (document, program kind, name, parent) -> (the programs key of its last result made whole, and for
+        # each function the lowering key of the last analysis and how the result's lines moved to it, or None):
+        # what an edit that means nothing new reuses (document._moved, moved_lines.py)
         self.origins: dict = {}
         self._held: dict[str, dict] = {}  # uri -> {cache name: what its current analysis uses}
 

@@ -299,16 +299,12 @@ class DocumentAnalyzer:
                 analysis.diagnostics.append(_failure(program, units, "is nested too deeply to analyse"))
                 continue
             offsets = tuple((name, units[src.unit].start) for name, (src, _) in functions.items())
-            if moves:  # the last result, its places moved (moved_lines.py; not cached: an edit or two lives)
-                calls, signatures, found, operators, (graphs, hazards, notes) = place(
-                    program, functions, units, lines, result, alias, moves)
-                analysis.diagnostics.extend(found + hazards)
-                analysis.operators.extend(operators)
-                analysis.graphs.extend(graphs)
-                analysis.optional_diagnostics.extend(notes)
-            elif left is None:
-                calls, signatures, found, operators, (graphs, hazards, notes) = self.caches.placed.get_or(
-                    (key, offsets, alias), lambda: place(program, functions, units, lines, result, alias), size)
+            if left is None:
+                # (the last result with its places moved is not cached: it lives for an edit or two, moved_lines.py)
+                placed = place(program, functions, units, lines, result, alias, moves) if moves else \
+                    self.caches.placed.get_or((key, offsets, alias),
+                                              lambda: place(program, functions, units, lines, result, alias), size)
+                calls, signatures, found, operators, (graphs, hazards, notes) = placed
                 analysis.diagnostics.extend(found + hazards)
                 analysis.operators.extend(operators)
                 analysis.graphs.extend(graphs)
