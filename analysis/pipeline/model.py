@@ -85,6 +85,7 @@ class Fn:
     reasons: dict[int, list[Derivation]] = field(default_factory=dict)  # param -> why dirs != decl
     types: dict = field(default_factory=dict)  # Var -> Type
     home: Optional[tuple] = None  # external: (uri or None for this document, line offset of its text)
+    answers: Optional[object] = None  # outlined: its stages' answers as kept by its content (scope_keys.py)
 
     def __post_init__(self) -> None:
         if not self.dirs:

@@ -18,6 +18,7 @@ from ..registry.model import Effect
 from ..sharing import shared
 from ..vocabulary import Code
 from .model import Derivation, Dispatch, Evidence, Fn, FnParam, Origin
+from .scope_keys import CHECK, ScopeAnswers, scope_key
 from .state import ProgramState
 from .types import alias_source, resolve_op
 from .walk import defined_vars, iter_uses, op_calls, top_level_defs
@@ -103,10 +104,8 @@ def _outline(state, parent: Fn, scope: ir.Scope, original: ir.Scope, use_counts:
     fn = Fn(key=name, name=name, kind=kind, params=params, body=body, owner=scope.owner or parent.owner,
             origin=Origin.OUTLINED, scope=scope, parent=parent.key, level=scope.attrs.get("level"),
             role=scope.attrs.get("role"), types=parent.types)
-    _infer_param_directions(state, fn, hierarchy=scope.kind is ScopeKind.HIERARCHY,
-                            inner_callees=scope.kind in _INNER_CALLEE_KINDS)
+    answers = _answers(state, fn, scope.kind, captures, outputs)
     state.add(fn)
-    aliases = output_aliases(state, fn, outputs)
     no_dep, no_dep_spans, problems = set(), {}, []
     for name_, span in scope.no_dep_args:
         matches = [i for i, v in enumerate(captures) if names[v] == name_]
@@ -120,9 +119,47 @@ def _outline(state, parent: Fn, scope: ir.Scope, original: ir.Scope, use_counts:
                        [scope.span] * len(captures), scope.span, scope.span, shared(frozenset(no_dep)), no_dep_spans,
                        submit="scope" if scope.submit else None, deps=list(scope.deps), problems=problems,
                        owner=scope.owner or parent.owner)
-    pairs = [(v, aliases.get(v)) for v in outputs]
-    returned = returned_order(state, fn, pairs, hierarchy=scope.kind is ScopeKind.HIERARCHY)
+    pairs = list(zip(outputs, answers.aliases))
+    returned = tuple(None if i is None else outputs[i] for i in answers.returned)
     return Dispatch(call, pairs, scope, scope.span, returned)
+
+
+def _answers(state, fn: Fn, kind: ScopeKind, captures: list, outputs: list) -> ScopeAnswers:
+    """O5, O4's aliases and return order for the function a scope became: kept by its body's content
+    (scope_keys.py), else made and kept. The function gets O5's directions either way."""
+    key = scope_key(state, fn, kind, captures, outputs)
+    kept = state.answers.get(key)
+    if kept is not None and not CHECK:
+        dirs, reasons = kept.o5
+        _set_directions(fn, dirs, reasons)
+        fn.answers = kept
+        return kept
+    hierarchy = kind is ScopeKind.HIERARCHY
+    _infer_param_directions(state, fn, hierarchy=hierarchy, inner_callees=kind in _INNER_CALLEE_KINDS)
+    aliases = output_aliases(state, fn, outputs)
+    pairs = [(v, aliases.get(v)) for v in outputs]
+    position = {v: i for i, v in enumerate(outputs)}
+    returned = tuple(None if v is None else position[v]
+                     for v in returned_order(state, fn, pairs, hierarchy=hierarchy))
+    made = ScopeAnswers((tuple(fn.dirs), tuple((k, tuple(v)) for k, v in fn.reasons.items())),
+                        tuple(k for _, k in pairs), returned)
+    if kept is not None:  # (PYPTO_LENS_CHECK_SCOPE_KEYS: a kept answer must be what the stages make)
+        assert (kept.o5, kept.aliases, kept.returned) == (made.o5, made.aliases, made.returned), fn.name
+        made = kept
+    else:
+        state.answers.put(key, made, len(key[-1]))
+    fn.answers = made
+    return made
+
+
+def _set_directions(fn: Fn, dirs: tuple, reasons: tuple) -> None:
+    """The function's directions and their reasons as kept (its parameters declared with them, as O5
+    leaves an outlined function)."""
+    fn.dirs = list(dirs)
+    fn.reasons = {k: list(why) for k, why in reasons}
+    for k, param in enumerate(fn.params):
+        if param.decl is not dirs[k]:
+            fn.params[k] = replace(param, decl=dirs[k])
 
 
 def returned_order(state, fn: Fn, outputs: list, hierarchy: bool) -> tuple:

@@ -70,9 +70,11 @@ class ProgramChain:
     (workspace.py); its own analysis, later, goes on from there."""
 
     def __init__(self, name: str, functions: list[ir.Function], registry: Registry,
-                 external: Callable[[ir.CalleeRef], Optional[Fn]] = lambda ref: None):
+                 external: Callable[[ir.CalleeRef], Optional[Fn]] = lambda ref: None, answers=None):
+        """`answers`: where the outlined scopes' answers are kept by content (scope_keys.py; the
+        workspace's caches keep them across analyses), else the chain keeps its own."""
         self.name, self.registry = name, registry
-        self.state = state = ProgramState(registry, external)
+        self.state = state = ProgramState(registry, external, answers)
         for function in functions:
             state.add(user_fn(function))
         self.users = list(state.fns.values())

@@ -7,13 +7,17 @@ from ..ir import nodes as ir
 from ..ir.nodes import CalleeForm
 from ..registry.registry import Registry
 from .model import Fn
+from .scope_keys import LocalAnswers
 
 
 class ProgramState:
     """The functions of one program and how a call finds its callee."""
 
-    def __init__(self, registry: Registry, external: Callable[[ir.CalleeRef], Optional[Fn]]):
+    def __init__(self, registry: Registry, external: Callable[[ir.CalleeRef], Optional[Fn]], answers=None):
         self.registry = registry
+        # the outlined scopes' answers by content (scope_keys.py): the workspace's, kept across analyses,
+        # or this chain's own
+        self.answers = answers if answers is not None else LocalAnswers()
         self.fns: dict[str, Fn] = {}
         self.external = external
         self.constant_vars: set = set()  # versions bound to literal numbers (outlining does not pass them)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from ..ir import nodes as ir
 from ..ir.nodes import Dir, Kind
 from .model import Derivation, Dispatch, Evidence, Fn
+from .scope_keys import CHECK
 from .state import ProgramState
 from .types import resolve_op
 
@@ -18,6 +19,20 @@ from .types import resolve_op
 def upgrade(state: ProgramState, fn: Fn) -> None:
     if fn.kind is not Kind.INCORE:
         return
+    kept = fn.answers  # an outlined body's: U4's answer kept by its content (scope_keys.py)
+    if kept is not None and kept.u4 is not None and not CHECK:
+        dirs, reasons, fn.hidden_outputs = kept.u4
+        fn.dirs = list(dirs)
+        fn.reasons = {k: list(why) for k, why in reasons}
+        return
+    _upgrade(state, fn)
+    if kept is not None:
+        made = (tuple(fn.dirs), tuple((k, tuple(why)) for k, why in fn.reasons.items()), fn.hidden_outputs)
+        assert kept.u4 is None or kept.u4 == made, fn.name  # (PYPTO_LENS_CHECK_SCOPE_KEYS)
+        kept.u4 = made
+
+
+def _upgrade(state: ProgramState, fn: Fn) -> None:
     shaped = {p.var: k for k, p in enumerate(fn.params) if p.type.cls in ("tensor", "dtensor", "unknown")}
     walk = _Origins(state, fn, shaped)
     walk.visit(fn.body, True)

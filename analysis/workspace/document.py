@@ -184,7 +184,7 @@ class _LightMaker:
                     return externals[ref]
                 registry = analyzer.registry()
                 lowered = [fn for _, fn in functions.values()]
-                chain = ProgramChain(module.name, lowered, registry, external)
+                chain = ProgramChain(module.name, lowered, registry, external, analyzer.caches.scopes)
                 helpers = chain.inline_helpers()
         finally:
             self.busy = False
@@ -414,7 +414,7 @@ class DocumentAnalyzer:
             chain = pending[0]  # the chain this document's LightSummary ran as far as the signatures: go on from there
             chain.state.external = external
         else:
-            chain = ProgramChain(program.name, lowered, registry, external)
+            chain = ProgramChain(program.name, lowered, registry, external, self.caches.scopes)
             chain.signatures()
         result = chain.calls()
         read = {ref: signature_token(fn) for ref, fn in externals.items()}

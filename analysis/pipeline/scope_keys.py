@@ -1,0 +1,224 @@
+"""An outlined scope's body as a key, up to its variables' identities, and the answers kept by it (issue 20).
+
+O5 (InferParamDirections), O4's output aliases and return order, and U4 (the InCore upgrade) read
+only the body of the function a scope becomes, its captures and outputs, the types of its variables,
+its callees' names and directions, and the operator registry. Two bodies that are the same up to
+the renaming of their variables get the same answers, so the answers are kept by a key that holds
+all of that (`scope_key`):
+
+- within one analysis, an inline helper's scope expanded many times is analysed once
+  (dspark_drafter.py: 308 outlined scopes, from 60 texts);
+- across analyses (the workspace keeps them, caches.py), an edit reuses the answers of every scope
+  whose text it did not change.
+
+The key holds every statement with its owner and span (the evidence points there), every
+expression without its span (no answer reads one), and each variable as the order of its first
+appearance, with its type and annotation at that point. `PYPTO_LENS_CHECK_SCOPE_KEYS=1` computes
+every kept answer again and fails where they differ (tests/test_scope_keys.py).
+"""
+from __future__ import annotations
+
+import os
+from typing import Optional
+
+from ..ir import nodes as ir
+from .model import Dispatch
+
+CHECK = os.environ.get("PYPTO_LENS_CHECK_SCOPE_KEYS") == "1"
+
+_NONE = "-"  # a missing variable or expression
+
+
+class ScopeAnswers:
+    """What the stages answered for one key: O5's directions and reasons, each output's aliased
+    capture (O4, by the output's position), the returned order (positions in the outputs, None for a
+    stored capture without a variable), and U4's directions, reasons and hidden outputs once asked."""
+
+    __slots__ = ("o5", "aliases", "returned", "u4")
+
+    def __init__(self, o5: tuple, aliases: tuple, returned: tuple):
+        self.o5, self.aliases, self.returned = o5, aliases, returned
+        self.u4: Optional[tuple] = None
+
+
+class LocalAnswers:
+    """The answers of one chain's scopes, when no workspace keeps them (the command line, tests)."""
+
+    def __init__(self) -> None:
+        self.values: dict = {}
+
+    def get(self, key, default=None):
+        return self.values.get(key, default)
+
+    def put(self, key, value, weight: int) -> None:
+        self.values[key] = value
+
+
+def scope_key(state, fn, kind, captures: list, outputs: list) -> tuple:
+    """The key of the function `fn` a scope of `kind` becomes, with its captures and outputs."""
+    keyer = _Keyer(state, fn.types)
+    keyer.block(fn.body)
+    ids = keyer.ids
+    return (id(kind), fn.owner, state.registry, tuple(ids.get(v, -1) for v in captures),
+            tuple(ids.get(v, -1) for v in outputs), tuple(keyer.out))
+
+
+class _Keyer:
+    """One walk that writes the body as a flat list of tokens: a marker per node, then its fields;
+    lists are preceded by their length, so that the list reads one way only."""
+
+    def __init__(self, state, types):
+        self.state, self.types = state, types
+        self.ids: dict = {}
+        self.out: list = []
+        self.type_tokens: dict = {}  # id(Type) -> its token (the types live as long as the walk)
+
+    def var(self, v) -> None:
+        if v is None:
+            self.out.append(_NONE)
+            return
+        n = self.ids.get(v)
+        if n is None:
+            n = self.ids[v] = len(self.ids)
+            self.out.append(("v", self.type_token(self.types.get(v)), self.type_token(v.annotation)))
+        else:
+            self.out.append(n)
+
+    def type_token(self, t):
+        """A type as plain values: the dataclass's own hash and equality run in Python, a tuple's in C
+        (the key is hashed and compared once per scope, each type in it as often as it appears)."""
+        if t is None:
+            return None
+        token = self.type_tokens.get(id(t))
+        if token is None:
+            token = self.type_tokens[id(t)] = (t.cls, t.shape, t.dtype, tuple(self.type_token(e) for e in t.elts))
+        return token
+
+    def block(self, body: list) -> None:
+        out = self.out
+        out.append(len(body))
+        for st in body:
+            self.stmt(st)
+
+    def stmt(self, st) -> None:
+        out, kind = self.out, type(st)
+        if kind is ir.Assign:
+            out.extend(("A", st.owner, _span(st.span), st.hoisted))
+            self.var(st.var)
+            self.expr(st.value)
+        elif kind is ir.If:
+            out.extend(("I", st.owner, _span(st.span)))
+            self.expr(st.cond)
+            self.block(st.then)
+            self.block(st.orelse)
+            out.append(len(st.phis))
+            for phi in st.phis:
+                self.var(phi.var)
+                self.var(phi.then_value)
+                self.var(phi.else_value)
+        elif kind is ir.Loop:
+            out.extend(("L", st.owner, _span(st.span), id(st.kind), st.explicit))
+            self.var(st.loop_var)
+            self.exprs(st.bounds)
+            self.exprs(st.header_uses)
+            out.append(len(st.carries))
+            for c in st.carries:
+                self.var(c.init)
+                self.var(c.iter_var)
+            self.block(st.body)
+            for c in st.carries:
+                self.var(c.yield_value)
+                self.var(c.result)
+        elif kind is ir.Scope:
+            out.extend(("S", st.owner, _span(st.span), id(st.kind), st.submit))
+            self.var(st.tid)
+            self.var(st.loop_var)
+            self.exprs(st.uses)
+            self.exprs(st.deps)
+            self.block(st.body)
+        elif kind is Dispatch:
+            out.extend(("D", _span(st.span)))
+            self.expr(st.call)
+            out.append(len(st.outputs))
+            for v, k in st.outputs:
+                self.var(v)
+                out.append(k)
+        elif kind is ir.Return:
+            out.extend(("T", _span(st.span)))
+            self.exprs(st.values)
+        elif kind is ir.OpaqueStmt:
+            out.extend(("Q", st.owner, _span(st.span), st.what))
+            self.exprs(st.uses)
+        else:  # (no other statement reaches an outlined body; a new one must be keyed here)
+            raise TypeError(f"scope_keys: no key for {kind.__name__}")
+
+    def exprs(self, items) -> None:
+        out, ids = self.out, self.ids
+        out.append(len(items))
+        for e in items:
+            kind = type(e)
+            if kind is ir.Ref:  # (most arguments: a known variable, inline)
+                n = ids.get(e.var)
+                if n is not None:
+                    out.append(n)
+                    continue
+            self.expr(e)
+
+    def expr(self, e) -> None:
+        out, kind = self.out, type(e)
+        if kind is ir.Ref:  # (a variable is an int or a ("v", ...) tuple: no marker reads like one)
+            self.var(e.var)
+        elif kind is ir.Const:
+            value = e.value
+            out.extend(("C", type(value), value if type(value) in _PLAIN else repr(value)))
+        elif kind is ir.OpCall:
+            out.extend(("O", e.dsl))
+            self.exprs(e.args)
+            out.append(len(e.kwargs))
+            for name, value in e.kwargs.items():
+                out.append(name)
+                self.expr(value)
+        elif kind is ir.Sym:
+            out.extend(("Y", e.path))
+        elif kind is ir.TupleGet:
+            out.extend(("G", e.index))
+            self.var(e.var)
+        elif kind is ir.Arith:
+            out.extend(("+", e.op))
+            self.exprs(e.operands)
+        elif kind is ir.UserCall:
+            callee = self.state.callee(e)
+            ref = e.callee
+            out.extend(("U", id(ref.how), ref.name, ref.module, e.owner, e.submit, e.no_dep,
+                        None if e.prefilled is None else tuple(map(id, e.prefilled)),
+                        None if callee is None else (callee.name, tuple(map(id, callee.dirs)))))
+            self.exprs(e.args)
+            self.exprs(e.deps)
+            out.append(len(e.keywords))
+            for name, (value, _, marker) in e.keywords.items():
+                out.extend((name, marker is not None))
+                self.expr(value)
+        elif kind is ir.TupleExpr:
+            out.append("(")
+            self.exprs(e.elts)
+        elif kind is ir.Subscript:
+            out.extend(("[", e.has_slice))
+            self.expr(e.value)
+            self.exprs(e.index)
+        elif kind is ir.Other:
+            out.extend(("X", e.what))
+            self.exprs(e.parts)
+        elif e is None:
+            out.append(_NONE)
+        else:
+            raise TypeError(f"scope_keys: no key for {kind.__name__}")
+
+
+_PLAIN = frozenset((int, float, str, bool, type(None)))
+
+
+def _span(span) -> Optional[tuple]:
+    return None if span is None else (span.line, span.col, span.end_line, span.end_col)
+
+# (an enum member, a word or a direction, is written as its identity: members are singletons, and
+# their own hash runs in Python)
