@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pypto_lens.pipeline import outline, upgrade
+from pypto_lens.pipeline.program import ProgramChain
 from pypto_lens.workspace.caches import ContentCache
 from pypto_lens.workspace.documents import OpenTexts
 from pypto_lens.workspace.workspace import Workspace
@@ -28,6 +29,7 @@ REPO = Path(__file__).resolve().parent.parent
 OWN_SCOPE = """    with pl.at(level=pl.Level.CORE_GROUP):
         u = pl.load(mid, [0], [N])
         pl.store(u, [0], y)
+        pl.write(mid, [0], pl.read(y, [1]))
 """
 PROGRAM = HELPER + "\n\n" + CALLER[CALLER.index("@pl.jit"):].replace("    return y\n", OWN_SCOPE + "    return y\n")
 URI = "file:///scope_keys/model.py"
@@ -92,14 +94,46 @@ def test_an_edit_outside_the_scopes_reuses_their_answers(monkeypatch):
     analysis = workspace.analysis(URI)
     assert (runs["O5"], runs["U4"]) == (before["O5"], before["U4"])  # every scope's answers were kept
     assert view(analysis) == view(_analysis(below, keeping=False)[2])
-    # a line above a scope moves it: its evidence points at other lines, so its key is another (the
-    # entry's own scope); the helper's three expansions are still answered from what was kept
+    # a line above a scope moves it: its key is the same (its spans are counted from its first line),
+    # and its evidence is moved with it (the steps of every hint and signature point where a fresh
+    # analysis points them)
     above = below.replace("    mid = square_into(x, mid)\n", spare + "    mid = square_into(x, mid)\n", 1)
     before = dict(runs)
     texts.change(URI, above, 3)
     analysis = workspace.analysis(URI)
-    assert (runs["O5"] - before["O5"], runs["U4"] - before["U4"]) == (1, 1)
-    assert view(analysis) == view(_analysis(above, keeping=False)[2])
+    assert (runs["O5"], runs["U4"]) == (before["O5"], before["U4"])
+    fresh = _analysis(above, keeping=False)[2]
+    assert explained(analysis) == explained(fresh)
+    assert explained(analysis) != explained(_analysis(below, keeping=False)[2])  # (the steps moved)
+
+
+def test_a_moved_scopes_kept_evidence_points_at_its_new_lines(monkeypatch):
+    """The outlined functions' directions and reasons (O5's and U4's evidence, in spans of their owners'
+    text) after a line is typed above the entry's own scope: what was kept, moved, is what the stages
+    make afresh."""
+    made = []
+    signatures = ProgramChain.signatures
+
+    def recorded(chain):
+        fns = signatures(chain)
+        made.append(sorted((fn.name, tuple(fn.dirs), repr(fn.reasons)) for fn in fns.values()
+                           if fn.origin == "outlined"))
+        return fns
+    monkeypatch.setattr(ProgramChain, "signatures", recorded)
+    workspace, texts, _ = _analysis(PROGRAM)
+    above = PROGRAM.replace("    y = square_into(mid, y)\n", "    y = square_into(mid, y)\n    pad = pl.create_tensor([N], dtype=pl.FP32)\n")
+    texts.change(URI, above, 2)
+    workspace.analysis(URI)
+    kept = made[-1]
+    _analysis(above, keeping=False)
+    assert kept == made[-1]
+    assert kept != made[0]  # (the entry's scope moved: its evidence did)
+
+
+def explained(analysis) -> tuple:
+    """Every hint and signature change with its explanations, steps and their places."""
+    return (sorted((h.line, h.col, repr(h.explanation)) for c in analysis.calls for h in c.hints),
+            sorted((c.function, c.param, repr(c.explanation)) for c in analysis.signatures))
 
 
 def test_a_write_typed_into_a_scope_is_answered_anew(monkeypatch):

@@ -86,6 +86,7 @@ class Fn:
     types: dict = field(default_factory=dict)  # Var -> Type
     home: Optional[tuple] = None  # external: (uri or None for this document, line offset of its text)
     answers: Optional[object] = None  # outlined: its stages' answers as kept by its content (scope_keys.py)
+    bases: Optional[dict] = None  # ... and the lines its owners' spans start at in its body
 
     def __post_init__(self) -> None:
         if not self.dirs:

@@ -18,7 +18,7 @@ from ..registry.model import Effect
 from ..sharing import shared
 from ..vocabulary import Code
 from .model import Derivation, Dispatch, Evidence, Fn, FnParam, Origin
-from .scope_keys import CHECK, ScopeAnswers, scope_key
+from .scope_keys import CHECK, ScopeAnswers, moved, scope_key
 from .state import ProgramState
 from .types import alias_source, resolve_op
 from .walk import defined_vars, iter_uses, op_calls, top_level_defs
@@ -127,12 +127,12 @@ def _outline(state, parent: Fn, scope: ir.Scope, original: ir.Scope, use_counts:
 def _answers(state, fn: Fn, kind: ScopeKind, captures: list, outputs: list) -> ScopeAnswers:
     """O5, O4's aliases and return order for the function a scope became: kept by its body's content
     (scope_keys.py), else made and kept. The function gets O5's directions either way."""
-    key = scope_key(state, fn, kind, captures, outputs)
+    key, bases = scope_key(state, fn, kind, captures, outputs)
     kept = state.answers.get(key)
     if kept is not None and not CHECK:
         dirs, reasons = kept.o5
-        _set_directions(fn, dirs, reasons)
-        fn.answers = kept
+        _set_directions(fn, dirs, moved(reasons, bases, kept.bases))
+        fn.answers, fn.bases = kept, bases
         return kept
     hierarchy = kind is ScopeKind.HIERARCHY
     _infer_param_directions(state, fn, hierarchy=hierarchy, inner_callees=kind in _INNER_CALLEE_KINDS)
@@ -142,13 +142,15 @@ def _answers(state, fn: Fn, kind: ScopeKind, captures: list, outputs: list) -> S
     returned = tuple(None if v is None else position[v]
                      for v in returned_order(state, fn, pairs, hierarchy=hierarchy))
     made = ScopeAnswers((tuple(fn.dirs), tuple((k, tuple(v)) for k, v in fn.reasons.items())),
-                        tuple(k for _, k in pairs), returned)
+                        tuple(k for _, k in pairs), returned, bases)
     if kept is not None:  # (PYPTO_LENS_CHECK_SCOPE_KEYS: a kept answer must be what the stages make)
-        assert (kept.o5, kept.aliases, kept.returned) == (made.o5, made.aliases, made.returned), fn.name
+        dirs, reasons = kept.o5
+        assert ((dirs, moved(reasons, bases, kept.bases)), kept.aliases, kept.returned) == \
+            (made.o5, made.aliases, made.returned), fn.name
         made = kept
     else:
         state.answers.put(key, made, len(key[-1]))
-    fn.answers = made
+    fn.answers, fn.bases = made, bases
     return made
 
 

@@ -11,9 +11,10 @@ all of that (`scope_key`):
 - across analyses (the workspace keeps them, caches.py), an edit reuses the answers of every scope
   whose text it did not change.
 
-The key holds every statement with its owner and span (the evidence points there), every
-expression without its span (no answer reads one), and each variable as the order of its first
-appearance, with its type and annotation at that point. `PYPTO_LENS_CHECK_SCOPE_KEYS=1` computes
+The key holds every statement with its owner and span (the evidence points there; counted from
+the owner's first statement in the body, so that a scope whose lines moved keeps its key and its
+evidence is moved with it), every expression without its span (no answer reads one), and each
+variable as the order of its first appearance, with its type and annotation at that point. `PYPTO_LENS_CHECK_SCOPE_KEYS=1` computes
 every kept answer again and fails where they differ (tests/test_scope_keys.py).
 """
 from __future__ import annotations
@@ -22,7 +23,8 @@ import os
 from typing import Optional
 
 from ..ir import nodes as ir
-from .model import Dispatch
+from ..syntax.nodes import span
+from .model import Derivation, Dispatch, Evidence
 
 CHECK = os.environ.get("PYPTO_LENS_CHECK_SCOPE_KEYS") == "1"
 
@@ -34,11 +36,12 @@ class ScopeAnswers:
     capture (O4, by the output's position), the returned order (positions in the outputs, None for a
     stored capture without a variable), and U4's directions, reasons and hidden outputs once asked."""
 
-    __slots__ = ("o5", "aliases", "returned", "u4")
+    __slots__ = ("o5", "aliases", "returned", "u4", "bases")
 
-    def __init__(self, o5: tuple, aliases: tuple, returned: tuple):
+    def __init__(self, o5: tuple, aliases: tuple, returned: tuple, bases: dict):
         self.o5, self.aliases, self.returned = o5, aliases, returned
         self.u4: Optional[tuple] = None
+        self.bases = bases  # the lines its evidence is counted from (scope_key)
 
 
 class LocalAnswers:
@@ -54,21 +57,43 @@ class LocalAnswers:
         self.values[key] = value
 
 
-def scope_key(state, fn, kind, captures: list, outputs: list) -> tuple:
-    """The key of the function `fn` a scope of `kind` becomes, with its captures and outputs."""
-    keyer = _Keyer(state, fn.types)
+def scope_key(state, fn, kind, captures: list, outputs: list) -> tuple[tuple, dict]:
+    """The key of the function `fn` a scope of `kind` becomes, with its captures and outputs, and
+    the line each owner's spans in it are counted from (`moved`)."""
+    keyer = _Keyer(state, fn.types, fn.owner)
     keyer.block(fn.body)
     ids = keyer.ids
     return (id(kind), fn.owner, state.registry, tuple(ids.get(v, -1) for v in captures),
-            tuple(ids.get(v, -1) for v in outputs), tuple(keyer.out))
+            tuple(ids.get(v, -1) for v in outputs), tuple(keyer.out)), keyer.bases
+
+
+def moved(reasons: tuple, bases: dict, kept_bases: dict) -> tuple:
+    """Kept reasons ((param, derivations) pairs) for a body whose owners' lines start at `bases`,
+    where they were made at `kept_bases`: each evidence moved by its owner's shift (the same
+    objects when nothing moved, as nearly always)."""
+    shift = {owner: line - kept_bases[owner] for owner, line in bases.items() if line != kept_bases[owner]}
+    if not shift:
+        return reasons
+    return tuple((k, tuple(_moved(d, shift) for d in why)) for k, why in reasons)
+
+
+def _moved(d: Derivation, shift: dict) -> Derivation:
+    if not any(e.owner in shift for e in d.evidence):
+        return d
+    return Derivation(d.rule, d.text, tuple(
+        e if e.owner not in shift or e.span is None else
+        Evidence(e.label, e.owner, span(e.span.line + shift[e.owner], e.span.col,
+                                        e.span.end_line + shift[e.owner], e.span.end_col), e.note)
+        for e in d.evidence))
 
 
 class _Keyer:
     """One walk that writes the body as a flat list of tokens: a marker per node, then its fields;
     lists are preceded by their length, so that the list reads one way only."""
 
-    def __init__(self, state, types):
-        self.state, self.types = state, types
+    def __init__(self, state, types, owner: str):
+        self.state, self.types, self.owner = state, types, owner
+        self.bases: dict = {}  # owner -> the line of its first statement here
         self.ids: dict = {}
         self.out: list = []
         self.type_tokens: dict = {}  # id(Type) -> its token (the types live as long as the walk)
@@ -83,6 +108,17 @@ class _Keyer:
             self.out.append(("v", self.type_token(self.types.get(v)), self.type_token(v.annotation)))
         else:
             self.out.append(n)
+
+    def span(self, owner: str, span) -> Optional[tuple]:
+        """A statement's span as the evidence would name it (its owner, or the function's), in lines
+        from its owner's first statement here: a scope whose lines all moved keeps its key."""
+        if span is None:
+            return None
+        owner = owner or self.owner
+        base = self.bases.get(owner)
+        if base is None:
+            base = self.bases[owner] = span.line
+        return (owner, span.line - base, span.col, span.end_line - base, span.end_col)
 
     def type_token(self, t):
         """A type as plain values: the dataclass's own hash and equality run in Python, a tuple's in C
@@ -103,11 +139,11 @@ class _Keyer:
     def stmt(self, st) -> None:
         out, kind = self.out, type(st)
         if kind is ir.Assign:
-            out.extend(("A", st.owner, _span(st.span), st.hoisted))
+            out.extend(("A", st.owner, self.span(st.owner, st.span), st.hoisted))
             self.var(st.var)
             self.expr(st.value)
         elif kind is ir.If:
-            out.extend(("I", st.owner, _span(st.span)))
+            out.extend(("I", st.owner, self.span(st.owner, st.span)))
             self.expr(st.cond)
             self.block(st.then)
             self.block(st.orelse)
@@ -117,7 +153,7 @@ class _Keyer:
                 self.var(phi.then_value)
                 self.var(phi.else_value)
         elif kind is ir.Loop:
-            out.extend(("L", st.owner, _span(st.span), id(st.kind), st.explicit))
+            out.extend(("L", st.owner, self.span(st.owner, st.span), id(st.kind), st.explicit))
             self.var(st.loop_var)
             self.exprs(st.bounds)
             self.exprs(st.header_uses)
@@ -130,24 +166,24 @@ class _Keyer:
                 self.var(c.yield_value)
                 self.var(c.result)
         elif kind is ir.Scope:
-            out.extend(("S", st.owner, _span(st.span), id(st.kind), st.submit))
+            out.extend(("S", st.owner, self.span(st.owner, st.span), id(st.kind), st.submit))
             self.var(st.tid)
             self.var(st.loop_var)
             self.exprs(st.uses)
             self.exprs(st.deps)
             self.block(st.body)
         elif kind is Dispatch:
-            out.extend(("D", _span(st.span)))
+            out.extend(("D", self.span(st.call.owner, st.span)))
             self.expr(st.call)
             out.append(len(st.outputs))
             for v, k in st.outputs:
                 self.var(v)
                 out.append(k)
         elif kind is ir.Return:
-            out.extend(("T", _span(st.span)))
+            out.extend(("T", self.span("", st.span)))
             self.exprs(st.values)
         elif kind is ir.OpaqueStmt:
-            out.extend(("Q", st.owner, _span(st.span), st.what))
+            out.extend(("Q", st.owner, self.span(st.owner, st.span), st.what))
             self.exprs(st.uses)
         else:  # (no other statement reaches an outlined body; a new one must be keyed here)
             raise TypeError(f"scope_keys: no key for {kind.__name__}")
@@ -216,9 +252,6 @@ class _Keyer:
 
 _PLAIN = frozenset((int, float, str, bool, type(None)))
 
-
-def _span(span) -> Optional[tuple]:
-    return None if span is None else (span.line, span.col, span.end_line, span.end_col)
 
 # (an enum member, a word or a direction, is written as its identity: members are singletons, and
 # their own hash runs in Python)

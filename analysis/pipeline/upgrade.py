@@ -11,7 +11,7 @@ from __future__ import annotations
 from ..ir import nodes as ir
 from ..ir.nodes import Dir, Kind
 from .model import Derivation, Dispatch, Evidence, Fn
-from .scope_keys import CHECK
+from .scope_keys import CHECK, moved
 from .state import ProgramState
 from .types import resolve_op
 
@@ -23,13 +23,17 @@ def upgrade(state: ProgramState, fn: Fn) -> None:
     if kept is not None and kept.u4 is not None and not CHECK:
         dirs, reasons, fn.hidden_outputs = kept.u4
         fn.dirs = list(dirs)
-        fn.reasons = {k: list(why) for k, why in reasons}
+        fn.reasons = {k: list(why) for k, why in moved(reasons, fn.bases, kept.bases)}
         return
     _upgrade(state, fn)
     if kept is not None:
         made = (tuple(fn.dirs), tuple((k, tuple(why)) for k, why in fn.reasons.items()), fn.hidden_outputs)
-        assert kept.u4 is None or kept.u4 == made, fn.name  # (PYPTO_LENS_CHECK_SCOPE_KEYS)
-        kept.u4 = made
+        if kept.u4 is None:
+            kept.u4 = made if fn.bases == kept.bases else \
+                (made[0], moved(made[1], kept.bases, fn.bases), made[2])  # (counted from the kept lines)
+        else:  # (PYPTO_LENS_CHECK_SCOPE_KEYS)
+            dirs, reasons, hidden = kept.u4
+            assert (dirs, moved(reasons, fn.bases, kept.bases), hidden) == made, fn.name
 
 
 def _upgrade(state: ProgramState, fn: Fn) -> None:
