@@ -230,8 +230,9 @@ def _expand(stmt: ir.Assign, helper: tuple[list, list, bool], inline_of: InlineL
             expressions[temp] = _own_copy(arg)
             pending.expressions[temp] = (expressions[temp], param.name, call.owner, span)
     # the versions of a parameter that reach the caller are versions of the caller's variable
+    rebound = _rebound_at_top(body) if jit else ()
     reach = {param.name: arg.var.name for param, arg in zip(params, call.args)
-             if isinstance(arg, ir.Ref) and not (jit and _rebound_at_top(body, param.name))}
+             if isinstance(arg, ir.Ref) and param.name not in rebound}
     cloner = _Cloner(mapping, values, reach)
     for param, arg in zip(params, call.args):
         if isinstance(arg, ir.Ref):
@@ -355,11 +356,12 @@ def _computed_at_uses(body: list, expressions: dict) -> list:
     return out
 
 
-def _rebound_at_top(body: list, name: str) -> bool:
-    """Does a jit helper rebind `name` outside any block (what the specializer renames)? A
-    `dst[...] = v` store is no rebinding there."""
-    return any(isinstance(st, ir.Assign) and st.var is not None and st.var.name == name and st.var.version > 0
-               and not (isinstance(st.value, ir.OpCall) and st.value.dsl == "@setitem") for st in body)
+def _rebound_at_top(body: list) -> set:
+    """The names a jit helper rebinds outside any block (what the specializer renames), in one pass
+    (asked per parameter, it was the body's length times theirs). A `dst[...] = v` store is no
+    rebinding there."""
+    return {st.var.name for st in body if isinstance(st, ir.Assign) and st.var is not None and st.var.version > 0
+            and not (isinstance(st.value, ir.OpCall) and st.value.dsl == "@setitem")}
 
 
 def _last_versions(body: list, names: dict) -> dict:
