@@ -14,9 +14,12 @@ from .model import CallResult, Derivation, Dispatch, Evidence, Fn, Origin
 from .prior_writers import PriorWriters
 from .roots import Roots
 from .types import expr_type
+from .walk import calls
 
 
 def derive_calls(state: ProgramState, fn: Fn) -> list[CallResult]:
+    if next(calls(fn.body), None) is None:
+        return []  # (most outlined kernels' bodies: no call, so no roots or writers to find)
     roots = Roots(state, fn, policy="first")
     writers = PriorWriters(state, fn, roots)
     results: list[CallResult] = []

@@ -25,8 +25,8 @@ def propagate(state: ProgramState) -> None:
         rounds += 1
         for fn in callers:
             if fn.key not in roots:
-                roots[fn.key] = _roots(state, fn)
-            if _propagate_one(state, fn, roots[fn.key]):
+                roots[fn.key] = _roots(state, fn) if next(calls(fn.body), None) is not None else None
+            if roots[fn.key] is not None and _propagate_one(state, fn, roots[fn.key]):
                 changed = True
 
 
