@@ -14,7 +14,7 @@ from .. import preempt
 from ..ir import nodes as ir
 from ..ir.nodes import LoopKind
 from ..sharing import shared
-from .walk import iter_uses
+from .walk import iter_uses, kept
 
 # resolves a call to an Inline function: (its params, its body, whether its parameters keep their
 # own names, as in @pl.jit.inline helpers) or None
@@ -119,7 +119,7 @@ def normalise(body: list, inline_of: InlineLookup, depth: int = 0, params_of=lam
         if isinstance(stmt, ir.If):  # (an `if` over constants was decided in lowering)
             then = normalise(stmt.then, inline_of, depth, params_of, pending)
             orelse = normalise(stmt.orelse, inline_of, depth, params_of, pending)
-            if not (_kept(then, stmt.then) and _kept(orelse, stmt.orelse)):
+            if not (kept(then, stmt.then) and kept(orelse, stmt.orelse)):
                 stmt = replace(stmt, then=then, orelse=orelse)
         elif isinstance(stmt, ir.Loop):
             trips = proven_trips(stmt)
@@ -131,20 +131,14 @@ def normalise(body: list, inline_of: InlineLookup, depth: int = 0, params_of=lam
                 out.extend(_lift_one_trip(stmt, normalise(stmt.body, inline_of, depth, params_of, pending), pending))
                 continue
             body = normalise(stmt.body, inline_of, depth, params_of, pending)
-            if not _kept(body, stmt.body):
+            if not kept(body, stmt.body):
                 stmt = replace(stmt, body=body)
         elif isinstance(stmt, ir.Scope):
             body = normalise(stmt.body, inline_of, depth, params_of, pending)
-            if not _kept(body, stmt.body):
+            if not kept(body, stmt.body):
                 stmt = replace(stmt, body=body)
         out.append(stmt)
     return out
-
-
-def _kept(new: list, old: list) -> bool:
-    """Did a pass leave a block as it was (the same statements)? Then the block itself is kept:
-    the passes copy only what they change (N1 over a long function, issue 8)."""
-    return len(new) == len(old) and all(a is b for a, b in zip(new, old))
 
 
 def _lift_one_trip(loop: ir.Loop, body: list, pending: _Pending) -> list:
@@ -409,18 +403,18 @@ def _rename_after(body: list, after: dict, active: dict, framed: set, everywhere
             deps = [renamer.expr(e) for e in st.deps] if renamer else st.deps
             attrs = renamer.attrs(st) if renamer else st.attrs  # the header's names follow the versions
             inner = _rename_after(st.body, after, active, framed, everywhere)
-            new = st if _kept(uses, st.uses) and _kept(deps, st.deps) and _kept(inner, st.body) \
+            new = st if kept(uses, st.uses) and kept(deps, st.deps) and kept(inner, st.body) \
                 and attrs is st.attrs else replace(st, uses=uses, deps=deps, body=inner, attrs=attrs)
         elif isinstance(st, ir.If):
             head = renamer.head(st) if renamer else st
             then = _rename_after(st.then, after, dict(active), framed, everywhere)
             orelse = _rename_after(st.orelse, after, dict(active), framed, everywhere)
-            new = st if head is st and _kept(then, st.then) and _kept(orelse, st.orelse) else \
+            new = st if head is st and kept(then, st.then) and kept(orelse, st.orelse) else \
                 replace(head, then=then, orelse=orelse)
         elif isinstance(st, ir.Loop):
             head = renamer.head(st) if renamer else st
             inner = _rename_after(st.body, after, dict(active), framed, everywhere)
-            new = st if head is st and _kept(inner, st.body) else replace(head, body=inner)
+            new = st if head is st and kept(inner, st.body) else replace(head, body=inner)
         else:
             new = renamer.stmt(st) if renamer else st
         out.append(new)
@@ -453,11 +447,11 @@ def _drop_temps(body: list, dead: set) -> list:
             continue
         if isinstance(st, ir.If):
             then, orelse = _drop_temps(st.then, dead), _drop_temps(st.orelse, dead)
-            if not (_kept(then, st.then) and _kept(orelse, st.orelse)):
+            if not (kept(then, st.then) and kept(orelse, st.orelse)):
                 st = replace(st, then=then, orelse=orelse)
         elif isinstance(st, (ir.Loop, ir.Scope)):
             inner = _drop_temps(st.body, dead)
-            if not _kept(inner, st.body):
+            if not kept(inner, st.body):
                 st = replace(st, body=inner)
         out.append(st)
     return out
@@ -469,11 +463,11 @@ def _drop_phis(body: list, dead: set) -> list:
         if isinstance(st, ir.If):
             then, orelse = _drop_phis(st.then, dead), _drop_phis(st.orelse, dead)
             phis = [p for p in st.phis if p.var not in dead]
-            if not (_kept(then, st.then) and _kept(orelse, st.orelse) and len(phis) == len(st.phis)):
+            if not (kept(then, st.then) and kept(orelse, st.orelse) and len(phis) == len(st.phis)):
                 st = replace(st, then=then, orelse=orelse, phis=phis)
         elif isinstance(st, (ir.Loop, ir.Scope)):
             inner = _drop_phis(st.body, dead)
-            if not _kept(inner, st.body):
+            if not kept(inner, st.body):
                 st = replace(st, body=inner)
         out.append(st)
     return out
@@ -597,7 +591,7 @@ class _Renamer(_Cloner):
 
     def block(self, body: list) -> list:
         out = [self.stmt(st) for st in body]
-        return body if _kept(out, body) else out
+        return body if kept(out, body) else out
 
     def head(self, st):
         """An if's or a loop's own expressions renamed (its blocks left as they are)."""
@@ -654,17 +648,17 @@ class _Renamer(_Cloner):
 
     def _exprs(self, items: list) -> list:
         out = [self.expr(e) for e in items]
-        return items if _kept(out, items) else out
+        return items if kept(out, items) else out
 
     def _phis(self, phis: list) -> list:
         out = [p if self.var(p.then_value) is p.then_value and self.var(p.else_value) is p.else_value
                else ir.Phi(p.var, self.var(p.then_value), self.var(p.else_value)) for p in phis]
-        return phis if _kept(out, phis) else out
+        return phis if kept(out, phis) else out
 
     def _carries(self, carries: list) -> list:
         out = [c if self.var(c.init) is c.init and self.var(c.yield_value) is c.yield_value
                else ir.Carry(c.iter_var, self.var(c.init), self.var(c.yield_value), c.result) for c in carries]
-        return carries if _kept(out, carries) else out
+        return carries if kept(out, carries) else out
 
     def expr(self, e):
         kind = type(e)

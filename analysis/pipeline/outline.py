@@ -21,7 +21,7 @@ from .model import Derivation, Dispatch, Evidence, Fn, FnParam, Origin
 from .scope_keys import CHECK, ScopeAnswers, moved, scope_key
 from .state import ProgramState
 from .types import alias_source, resolve_op
-from .walk import defined_vars, iter_uses, op_calls, top_level_defs
+from .walk import defined_vars, iter_uses, kept, op_calls, top_level_defs
 
 _PASS_KINDS = {
     "hierarchy": (ScopeKind.HIERARCHY,),
@@ -59,15 +59,21 @@ def _rewrite(state, fn: Fn, body: list, stage: str, counter: list, use_counts: "
     outlined on its own (O1: only top-level regions are)."""
     out = []
     for stmt in body:
+        # (a block with nothing to outline is kept as it is: most of a model's loops and branches)
         if isinstance(stmt, ir.If):
-            stmt = replace(stmt, then=_rewrite(state, fn, stmt.then, stage, counter, use_counts, in_kernel),
-                           orelse=_rewrite(state, fn, stmt.orelse, stage, counter, use_counts, in_kernel))
+            then = _rewrite(state, fn, stmt.then, stage, counter, use_counts, in_kernel)
+            orelse = _rewrite(state, fn, stmt.orelse, stage, counter, use_counts, in_kernel)
+            if not (kept(then, stmt.then) and kept(orelse, stmt.orelse)):
+                stmt = replace(stmt, then=then, orelse=orelse)
         elif isinstance(stmt, ir.Loop):
-            stmt = replace(stmt, body=_rewrite(state, fn, stmt.body, stage, counter, use_counts, in_kernel))
+            body = _rewrite(state, fn, stmt.body, stage, counter, use_counts, in_kernel)
+            if not kept(body, stmt.body):
+                stmt = replace(stmt, body=body)
         elif isinstance(stmt, ir.Scope):
             inner = _unwrap_spmd(stmt.body) if stmt.kind is ScopeKind.CLUSTER and stage == "wrapper" else stmt.body
             kernel = in_kernel or stmt.kind in _KERNEL_KINDS
-            rewritten = replace(stmt, body=_rewrite(state, fn, inner, stage, counter, use_counts, kernel))
+            body = _rewrite(state, fn, inner, stage, counter, use_counts, kernel)
+            rewritten = stmt if kept(body, stmt.body) else replace(stmt, body=body)
             if stage == "incore" and (stmt.kind is ScopeKind.SPMD_FOR or (stmt.kind is ScopeKind.SPMD and _reads_block_idx(stmt.body))):
                 # the loop form (and a body reading the block index) wraps an auto-outlined InCore scope
                 counter[0] += 1

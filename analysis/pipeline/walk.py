@@ -135,3 +135,9 @@ def _op_calls(body: list, out: list) -> None:
             _op_calls(stmt.orelse, out)
         elif kind is ir.Loop or kind is ir.Scope:
             _op_calls(stmt.body, out)
+
+
+def kept(new: list, old: list) -> bool:
+    """Did a pass leave a block as it was (the same statements)? Then the block itself is kept:
+    the passes copy only what they change (N1 and O over a long function, issues 8 and 20)."""
+    return len(new) == len(old) and all(a is b for a, b in zip(new, old))
