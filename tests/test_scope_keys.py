@@ -190,3 +190,16 @@ def test_kept_answers_are_what_the_stages_make_on_every_bundled_program():
     assert "AssertionError" not in checked.stderr
     assert json.loads(checked.stdout) == json.loads(plain.stdout)
     assert json.loads(plain.stdout)  # (the programs were found and analysed)
+
+
+def test_a_cached_result_used_again_holds_its_scopes():
+    """An edit undone is answered with the program's cached result, which runs no chain: it holds the
+    scopes' answers it was made with, so that the next edit finds them (not dropped as spare)."""
+    workspace, texts, _ = _analysis(PROGRAM)
+    scopes = workspace.caches.scopes
+    first = set(scopes.holders)
+    texts.change(URI, PROGRAM.replace("    return y\n", "    spare = pl.create_tensor([N], dtype=pl.FP32)\n    return y\n"), 2)
+    workspace.analysis(URI)
+    texts.change(URI, PROGRAM, 3)
+    workspace.analysis(URI)
+    assert first and first <= set(scopes.holders)

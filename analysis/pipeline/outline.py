@@ -134,6 +134,7 @@ def _answers(state, fn: Fn, kind: ScopeKind, captures: list, outputs: list) -> S
     """O5, O4's aliases and return order for the function a scope became: kept by its body's content
     (scope_keys.py), else made and kept. The function gets O5's directions either way."""
     key, bases = scope_key(state, fn, kind, captures, outputs)
+    state.scope_keys.append(key)
     kept = state.answers.get(key)
     if kept is not None and not CHECK:
         dirs, reasons = kept.o5
@@ -155,7 +156,7 @@ def _answers(state, fn: Fn, kind: ScopeKind, captures: list, outputs: list) -> S
             (made.o5, made.aliases, made.returned), fn.name
         made = kept
     else:
-        state.answers.put(key, made, len(key[-1]))
+        state.answers.put(key, made, len(key[-1]))  # (weighed in the body's tokens)
     fn.answers, fn.bases = made, bases
     return made
 

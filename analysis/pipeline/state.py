@@ -18,6 +18,7 @@ class ProgramState:
         # the outlined scopes' answers by content (scope_keys.py): the workspace's, kept across analyses,
         # or this chain's own
         self.answers = answers if answers is not None else LocalAnswers()
+        self.scope_keys: list = []  # the keys this chain asked them by (a cached result holds them: document.py)
         self.fns: dict[str, Fn] = {}
         self.external = external
         self.constant_vars: set = set()  # versions bound to literal numbers (outlining does not pass them)

@@ -166,10 +166,9 @@ class Caches:
         self.programs = ContentCache(spare=50_000)  # a program's functions and externals -> ProgramResult
         self.placed = ContentCache(spare=50_000)  # ... and its offsets -> its results in the document
         self.module_copies = ContentCache(spare=50_000)  # a module function as another program sees it
-        # an outlined scope's body, up to its variables -> its answers (weighed in the key's tokens: a few
-        # per character of source): the floor keeps a model's scopes, about 2 MB, while its analysis is a
-        # cached one that holds none of them (an edit undone), for the next edit to find
-        self.scopes = ContentCache(spare=200_000, floor=50_000)
+        # an outlined scope's body, up to its variables -> its answers (weighed in the key's tokens, a few
+        # per character of source); a program's cached result holds the scopes it was made with
+        self.scopes = ContentCache(spare=50_000)
         self.splitters: dict = {}  # uri -> the chunker.Splitter of that document
         # (document, program kind, name, parent) -> (the programs key of its last result made whole, and for
         # each function the lowering key of the last analysis and how the result's lines moved to it, or None):

@@ -402,6 +402,7 @@ class DocumentAnalyzer:
         hit = self.caches.programs.get(key)
         if hit is not None and all(signature_token(external(ref)) == token for ref, token in hit[1].items()):
             self._origins_put(made_from, key, lowerings)
+            self._hold_scopes(hit)
             return hit[0], (key, frozenset(hit[1].items())), None, None
         moved = self._moved(made_from, functions, lowerings, registry, external)
         if moved is not None:
@@ -422,8 +423,14 @@ class DocumentAnalyzer:
             return result, (key, frozenset(read.items())), (chain, externals), None
         chain.rest(result)
         read = {ref: signature_token(fn) for ref, fn in externals.items()}
-        self.caches.programs.put(key, (result, read), size)
+        self.caches.programs.put(key, (result, read, tuple(chain.state.scope_keys)), size)
         return result, (key, frozenset(read.items())), None, None
+
+    def _hold_scopes(self, hit: tuple) -> None:
+        """A program result used again uses its scopes' answers again (pipeline/scope_keys.py): so they
+        stay held while it is the document's, for the next edit's chain to find."""
+        for key in hit[2]:
+            self.caches.scopes.get(key)
 
     def _origins_put(self, made_from: tuple, key: tuple, lowerings: Optional[dict]) -> None:
         """The program's result made whole from these lowerings (its spans where their lines are)."""
@@ -466,7 +473,8 @@ class DocumentAnalyzer:
                 return None
             moves[name] = composed(before[name][1], step)
         self.caches.origins[made_from] = (key, {name: (now, moves.get(name)) for name, now in lowerings.items()})
-        result, read = hit
+        result, read = hit[0], hit[1]
+        self._hold_scopes(hit)
         helpers = [name for name in moves if functions[name][1].kind is Kind.INLINE]
         if helpers:  # what other programs and files expand: made from the new lowering (moved_lines.py)
             made = ProgramChain(key[0], [fn for _, fn in functions.values()], registry, external).inline_helpers(
@@ -527,7 +535,7 @@ class Rest:
         added = len(hints.diagnostics) - self.diagnostics_made  # (at the front: the workspace's own)
         for p in reversed(self.programs):  # each program's results where it stands among the others
             read = {ref: signature_token(fn) for ref, fn in p.externals.items()}
-            caches.programs.put(p.key, (p.result, read), p.size)
+            caches.programs.put(p.key, (p.result, read, tuple(p.chain.state.scope_keys)), p.size)
             placed = caches.placed.get_or(
                 ((p.key, frozenset(read.items())), p.offsets, self.alias),
                 lambda p=p: p.placed_calls + place_rest(p.program, p.functions, self.units, self.lines, p.result,
