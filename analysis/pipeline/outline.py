@@ -139,7 +139,7 @@ def _answers(state, fn: Fn, kind: ScopeKind, captures: list, outputs: list) -> S
     if kept is not None and not CHECK:
         dirs, reasons = kept.o5
         _set_directions(fn, dirs, moved(reasons, bases, kept.bases))
-        fn.answers, fn.bases = kept, bases
+        fn.answers, fn.bases = kept, kept.bases if bases == kept.bases else bases  # (one dict, mostly)
         return kept
     hierarchy = kind is ScopeKind.HIERARCHY
     _infer_param_directions(state, fn, hierarchy=hierarchy, inner_callees=kind in _INNER_CALLEE_KINDS)

@@ -29,6 +29,7 @@ from .model import Derivation, Dispatch, Evidence
 CHECK = os.environ.get("PYPTO_LENS_CHECK_SCOPE_KEYS") == "1"
 
 _NONE = "-"  # a missing variable or expression
+_NO_SPAN = (_NONE,) * 5
 
 
 class ScopeAnswers:
@@ -105,20 +106,23 @@ class _Keyer:
         n = self.ids.get(v)
         if n is None:
             n = self.ids[v] = len(self.ids)
-            self.out.append(("v", self.type_token(self.types.get(v)), self.type_token(v.annotation)))
+            self.out.extend(("v", self.type_token(self.types.get(v)), self.type_token(v.annotation)))
         else:
             self.out.append(n)
 
-    def span(self, owner: str, span) -> Optional[tuple]:
+    def span(self, owner: str, span) -> None:
         """A statement's span as the evidence would name it (its owner, or the function's), in lines
-        from its owner's first statement here: a scope whose lines all moved keeps its key."""
+        from its owner's first statement here: a scope whose lines all moved keeps its key. (Five
+        plain tokens, not a tuple: small numbers are shared objects, so a key that is found makes
+        almost nothing that the allocator must keep room for.)"""
         if span is None:
-            return None
+            self.out.extend(_NO_SPAN)
+            return
         owner = owner or self.owner
         base = self.bases.get(owner)
         if base is None:
             base = self.bases[owner] = span.line
-        return (owner, span.line - base, span.col, span.end_line - base, span.end_col)
+        self.out.extend((owner, span.line - base, span.col, span.end_line - base, span.end_col))
 
     def type_token(self, t):
         """A type as plain values: the dataclass's own hash and equality run in Python, a tuple's in C
@@ -139,11 +143,13 @@ class _Keyer:
     def stmt(self, st) -> None:
         out, kind = self.out, type(st)
         if kind is ir.Assign:
-            out.extend(("A", st.owner, self.span(st.owner, st.span), st.hoisted))
+            out.extend(("A", st.owner, st.hoisted))
+            self.span(st.owner, st.span)
             self.var(st.var)
             self.expr(st.value)
         elif kind is ir.If:
-            out.extend(("I", st.owner, self.span(st.owner, st.span)))
+            out.extend(("I", st.owner))
+            self.span(st.owner, st.span)
             self.expr(st.cond)
             self.block(st.then)
             self.block(st.orelse)
@@ -153,7 +159,8 @@ class _Keyer:
                 self.var(phi.then_value)
                 self.var(phi.else_value)
         elif kind is ir.Loop:
-            out.extend(("L", st.owner, self.span(st.owner, st.span), id(st.kind), st.explicit))
+            out.extend(("L", st.owner, id(st.kind), st.explicit))
+            self.span(st.owner, st.span)
             self.var(st.loop_var)
             self.exprs(st.bounds)
             self.exprs(st.header_uses)
@@ -166,24 +173,28 @@ class _Keyer:
                 self.var(c.yield_value)
                 self.var(c.result)
         elif kind is ir.Scope:
-            out.extend(("S", st.owner, self.span(st.owner, st.span), id(st.kind), st.submit))
+            out.extend(("S", st.owner, id(st.kind), st.submit))
+            self.span(st.owner, st.span)
             self.var(st.tid)
             self.var(st.loop_var)
             self.exprs(st.uses)
             self.exprs(st.deps)
             self.block(st.body)
         elif kind is Dispatch:
-            out.extend(("D", self.span(st.call.owner, st.span)))
+            out.append("D")
+            self.span(st.call.owner, st.span)
             self.expr(st.call)
             out.append(len(st.outputs))
             for v, k in st.outputs:
                 self.var(v)
                 out.append(k)
         elif kind is ir.Return:
-            out.extend(("T", self.span("", st.span)))
+            out.append("T")
+            self.span("", st.span)
             self.exprs(st.values)
         elif kind is ir.OpaqueStmt:
-            out.extend(("Q", st.owner, self.span(st.owner, st.span), st.what))
+            out.extend(("Q", st.owner, st.what))
+            self.span(st.owner, st.span)
             self.exprs(st.uses)
         else:  # (no other statement reaches an outlined body; a new one must be keyed here)
             raise TypeError(f"scope_keys: no key for {kind.__name__}")
@@ -202,7 +213,7 @@ class _Keyer:
 
     def expr(self, e) -> None:
         out, kind = self.out, type(e)
-        if kind is ir.Ref:  # (a variable is an int or a ("v", ...) tuple: no marker reads like one)
+        if kind is ir.Ref:  # (a variable is an int, or "v" and its two types: no other marker is "v")
             self.var(e.var)
         elif kind is ir.Const:
             value = e.value
