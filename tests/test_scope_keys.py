@@ -121,7 +121,8 @@ def test_a_moved_scopes_kept_evidence_points_at_its_new_lines(monkeypatch):
         return fns
     monkeypatch.setattr(ProgramChain, "signatures", recorded)
     workspace, texts, _ = _analysis(PROGRAM)
-    above = PROGRAM.replace("    y = square_into(mid, y)\n", "    y = square_into(mid, y)\n    pad = pl.create_tensor([N], dtype=pl.FP32)\n")
+    pad = "    pad = pl.create_tensor([N], dtype=pl.FP32)\n"
+    above = PROGRAM.replace("    y = square_into(mid, y)\n", "    y = square_into(mid, y)\n" + pad)
     texts.change(URI, above, 2)
     workspace.analysis(URI)
     kept = made[-1]
@@ -198,7 +199,8 @@ def test_a_cached_result_used_again_holds_its_scopes():
     workspace, texts, _ = _analysis(PROGRAM)
     scopes = workspace.caches.scopes
     first = set(scopes.holders)
-    texts.change(URI, PROGRAM.replace("    return y\n", "    spare = pl.create_tensor([N], dtype=pl.FP32)\n    return y\n"), 2)
+    spare = "    spare = pl.create_tensor([N], dtype=pl.FP32)\n"
+    texts.change(URI, PROGRAM.replace("    return y\n", spare + "    return y\n"), 2)
     workspace.analysis(URI)
     texts.change(URI, PROGRAM, 3)
     workspace.analysis(URI)

@@ -14,8 +14,9 @@ all of that (`scope_key`):
 The key holds every statement with its owner and span (the evidence points there; counted from
 the owner's first statement in the body, so that a scope whose lines moved keeps its key and its
 evidence is moved with it), every expression without its span (no answer reads one), and each
-variable as the order of its first appearance, with its type and annotation at that point. `PYPTO_LENS_CHECK_SCOPE_KEYS=1` computes
-every kept answer again and fails where they differ (tests/test_scope_keys.py).
+variable as the order of its first appearance, with its type and annotation at that point.
+`PYPTO_LENS_CHECK_SCOPE_KEYS=1` makes every kept answer again and fails where they differ
+(tests/test_scope_keys.py).
 """
 from __future__ import annotations
 
