@@ -135,12 +135,12 @@ def _answers(state, fn: Fn, kind: ScopeKind, captures: list, outputs: list) -> S
     (scope_keys.py), else made and kept. The function gets O5's directions either way."""
     key, bases = scope_key(state, fn, kind, captures, outputs)
     state.scope_keys.append(key)
-    kept = state.answers.get(key)
-    if kept is not None and not CHECK:
-        dirs, reasons = kept.o5
-        _set_directions(fn, dirs, moved(reasons, bases, kept.bases))
-        fn.answers, fn.bases = kept, kept.bases if bases == kept.bases else bases  # (one dict, mostly)
-        return kept
+    found = state.answers.get(key)
+    if found is not None and not CHECK:
+        dirs, reasons = found.o5
+        _set_directions(fn, dirs, moved(reasons, bases, found.bases))
+        fn.answers, fn.bases = found, found.bases if bases == found.bases else bases  # (one dict, mostly)
+        return found
     hierarchy = kind is ScopeKind.HIERARCHY
     _infer_param_directions(state, fn, hierarchy=hierarchy, inner_callees=kind in _INNER_CALLEE_KINDS)
     aliases = output_aliases(state, fn, outputs)
@@ -150,11 +150,11 @@ def _answers(state, fn: Fn, kind: ScopeKind, captures: list, outputs: list) -> S
                      for v in returned_order(state, fn, pairs, hierarchy=hierarchy))
     made = ScopeAnswers((tuple(fn.dirs), tuple((k, tuple(v)) for k, v in fn.reasons.items())),
                         tuple(k for _, k in pairs), returned, bases)
-    if kept is not None:  # (PYPTO_LENS_CHECK_SCOPE_KEYS: a kept answer must be what the stages make)
-        dirs, reasons = kept.o5
-        assert ((dirs, moved(reasons, bases, kept.bases)), kept.aliases, kept.returned) == \
+    if found is not None:  # (PYPTO_LENS_CHECK_SCOPE_KEYS: a kept answer must be what the stages make)
+        dirs, reasons = found.o5
+        assert ((dirs, moved(reasons, bases, found.bases)), found.aliases, found.returned) == \
             (made.o5, made.aliases, made.returned), fn.name
-        made = kept
+        made = found
     else:
         state.answers.put(key, made, len(key[-1]))  # (weighed in the body's tokens)
     fn.answers, fn.bases = made, bases

@@ -111,19 +111,19 @@ class _Keyer:
         else:
             self.out.append(n)
 
-    def span(self, owner: str, span) -> None:
+    def span(self, owner: str, where) -> None:
         """A statement's span as the evidence would name it (its owner, or the function's), in lines
         from its owner's first statement here: a scope whose lines all moved keeps its key. (Five
         plain tokens, not a tuple: small numbers are shared objects, so a key that is found makes
         almost nothing that the allocator must keep room for.)"""
-        if span is None:
+        if where is None:
             self.out.extend(_NO_SPAN)
             return
         owner = owner or self.owner
         base = self.bases.get(owner)
         if base is None:
-            base = self.bases[owner] = span.line
-        self.out.extend((owner, span.line - base, span.col, span.end_line - base, span.end_col))
+            base = self.bases[owner] = where.line
+        self.out.extend((owner, where.line - base, where.col, where.end_line - base, where.end_col))
 
     def type_token(self, t):
         """A type as plain values: the dataclass's own hash and equality run in Python, a tuple's in C
