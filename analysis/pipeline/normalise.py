@@ -94,10 +94,9 @@ class _Pending:
                         frame.args = [renamer.expr(a) for a in frame.args]
         if self.phis or self.temps:
             used = set(iter_uses(body))
-            if self.phis:
-                body = _drop_phis(body, {v for v in self.phis if v not in used})
-            if self.temps:
-                body = _drop_temps(body, {v for v in self.temps if v not in used})
+            phis, temps = self.phis - used, self.temps - used
+            if phis or temps:  # (one walk for both: most expansions leave neither)
+                body = _drop_unused(body, phis, temps)
         return body
 
 
@@ -247,9 +246,7 @@ def _expand(stmt: ir.Assign, helper: tuple[list, list, bool], inline_of: InlineL
     for param, arg in zip(params, call.args):
         if isinstance(arg, ir.Ref) and param.name in reach and param.name in lasts:
             reaching[arg.var] = lasts[param.name]
-    every_version = set().union(*cloner.versions.values()) if cloner.versions else set()
-    pending.phis.update(phi.var for st in ir.walk_stmts(copied) if isinstance(st, ir.If)
-                        for phi in st.phis if phi.var in every_version)
+    pending.phis.update(cloner.if_results)
     expanded = normalise(copied, inline_of, depth + 1, params_of, pending)
     frame = ir.Inlined(call.callee.name, call.owner, call.span, list(call.args), tuple(call.arg_spans),
                        len(pending.frames))
@@ -438,35 +435,19 @@ def _follow(mapping: dict, v):
     return w
 
 
-def _drop_temps(body: list, dead: set) -> list:
-    if not dead:
-        return body
+def _drop_unused(body: list, phis: set, temps: set) -> list:
+    """The body without the if-results in `phis` and the N4 temporaries in `temps` (nothing uses them)."""
     out = []
     for st in body:
-        if isinstance(st, ir.Assign) and st.hoisted and st.var in dead:
+        if temps and isinstance(st, ir.Assign) and st.hoisted and st.var in temps:
             continue
         if isinstance(st, ir.If):
-            then, orelse = _drop_temps(st.then, dead), _drop_temps(st.orelse, dead)
-            if not (kept(then, st.then) and kept(orelse, st.orelse)):
-                st = replace(st, then=then, orelse=orelse)
+            then, orelse = _drop_unused(st.then, phis, temps), _drop_unused(st.orelse, phis, temps)
+            kept_phis = [p for p in st.phis if p.var not in phis] if phis else st.phis
+            if not (kept(then, st.then) and kept(orelse, st.orelse) and len(kept_phis) == len(st.phis)):
+                st = replace(st, then=then, orelse=orelse, phis=kept_phis)
         elif isinstance(st, (ir.Loop, ir.Scope)):
-            inner = _drop_temps(st.body, dead)
-            if not kept(inner, st.body):
-                st = replace(st, body=inner)
-        out.append(st)
-    return out
-
-
-def _drop_phis(body: list, dead: set) -> list:
-    out = []
-    for st in body:
-        if isinstance(st, ir.If):
-            then, orelse = _drop_phis(st.then, dead), _drop_phis(st.orelse, dead)
-            phis = [p for p in st.phis if p.var not in dead]
-            if not (kept(then, st.then) and kept(orelse, st.orelse) and len(phis) == len(st.phis)):
-                st = replace(st, then=then, orelse=orelse, phis=phis)
-        elif isinstance(st, (ir.Loop, ir.Scope)):
-            inner = _drop_phis(st.body, dead)
+            inner = _drop_unused(st.body, phis, temps)
             if not kept(inner, st.body):
                 st = replace(st, body=inner)
         out.append(st)
@@ -482,6 +463,7 @@ class _Cloner:
         self.names = names or {}  # a parameter's name -> the caller variable's, for the versions it defines
         self.versions: dict[str, set] = {}  # parameter name -> the fresh versions defined for it
         self.display: dict = {}  # variable -> the name the helper's text gives it (scope headers, S12)
+        self.if_results: list = []  # the if-results defined for a parameter's name (versions of it)
 
     def var(self, v: Optional[ir.Var]) -> Optional[ir.Var]:
         if v is None:
@@ -509,6 +491,8 @@ class _Cloner:
             cond = self.expr(st.cond)
             then, orelse = self.block(st.then), self.block(st.orelse)
             phis = [ir.Phi(self.define(p.var), self.var(p.then_value), self.var(p.else_value)) for p in st.phis]
+            if self.names:
+                self.if_results.extend(new.var for new, p in zip(phis, st.phis) if p.var.name in self.names)
             return ir.If(cond, then, orelse, phis, st.span, st.owner)
         if isinstance(st, ir.Loop):
             bounds = [self.expr(b) for b in st.bounds]

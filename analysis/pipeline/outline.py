@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import replace
+from typing import Optional
 
 from ..ir import nodes as ir
 from ..ir.nodes import CalleeForm, Dir, Kind, ScopeKind
@@ -100,8 +101,10 @@ def _outline(state, parent: Fn, scope: ir.Scope, original: ir.Scope, use_counts:
     kind = {ScopeKind.INCORE: Kind.INCORE, ScopeKind.SPLIT_AIV: Kind.INCORE, ScopeKind.HIERARCHY: Kind.OPAQUE,
             ScopeKind.CLUSTER: Kind.GROUP, ScopeKind.SPMD: Kind.SPMD, ScopeKind.SPMD_FOR: Kind.SPMD}[scope.kind]
     # O3: a live-in whose value is a literal constant is not passed: PyPTO propagates it
-    captures = [v for v in _live_ins(body, scope) if v not in state.constant_vars]
-    outputs = use_counts.used_outside(original, top_level_defs(body))
+    body_uses = iter_uses(body)  # (asked once: O3 and O4 both read them)
+    captures = [v for v in _live_ins(body, scope, body_uses) if v not in state.constant_vars]
+    outputs = use_counts.used_outside(original, top_level_defs(body),
+                                      _header_uses(original) + body_uses if original.body is body else None)
     name = _name(parent, scope, state)
     # N1: a scope in an inline helper's text names its captures as that text does
     names = {v: scope.attrs.get("names", {}).get(v, v.name) for v in captures}
@@ -243,17 +246,27 @@ def _is_constant(expr, constants: set) -> bool:
     return False
 
 
-def _live_ins(body: list, scope: ir.Scope) -> list:
-    """O3: variables the body uses before defining them, in order of first use."""
+def _live_ins(body: list, scope: ir.Scope, uses: list) -> list:
+    """O3: variables the body uses (`uses`, in order) before defining them, in order of first use."""
     defined = defined_vars(body)
     for v in (scope.loop_var, scope.tid):
         if v is not None:
             defined.add(v)
     seen: dict = {}
-    for v in iter_uses(body):
+    for v in uses:
         if v not in defined and v not in seen:
             seen[v] = None
     return list(seen)
+
+
+def _header_uses(scope: ir.Scope) -> list:
+    """The variables a scope's header uses (iter_uses' order: its uses, then its deps)."""
+    out: list = []
+    for e in scope.uses:
+        ir._collect_vars(e, out)
+    for e in scope.deps:
+        ir._collect_vars(e, out)
+    return out
 
 
 class UseCounts:
@@ -266,14 +279,15 @@ class UseCounts:
         self.total: Counter = Counter()
         self.occurrences: Counter = Counter()
 
-    def used_outside(self, scope: ir.Scope, candidates: list) -> list:
-        """The candidates used anywhere in the body except inside `scope` (its header included)."""
+    def used_outside(self, scope: ir.Scope, candidates: list, inside_uses: Optional[list] = None) -> list:
+        """The candidates used anywhere in the body except inside `scope` (its header included;
+        `inside_uses`: the scope's uses, if known)."""
         if self.body is not None:
             self.total = Counter(iter_uses(self.body))
             self.occurrences = Counter(id(stmt) for stmt in ir.walk_stmts(self.body) if isinstance(stmt, ir.Scope))
             self.body = None
         times = self.occurrences.get(id(scope), 0)
-        inside = Counter(iter_uses([scope]))
+        inside = Counter(iter_uses([scope]) if inside_uses is None else inside_uses)
         return [v for v in candidates if self.total.get(v, 0) > times * inside.get(v, 0)]
 
 

@@ -39,10 +39,32 @@ def line_map(old_code: str, new_code: str) -> Optional[LineMap]:
     if old_code == new_code:
         return None
     old_lines, new_lines = old_code.split("\n"), new_code.split("\n")
+    quick = _one_block(old_lines, new_lines)
+    if quick is not None:
+        return quick
     moved: list = [None] * len(old_lines)
     for a, b, size in difflib.SequenceMatcher(None, old_lines, new_lines, autojunk=False).get_matching_blocks():
         moved[a:a + size] = range(b, b + size)
     return tuple(moved)
+
+
+def _one_block(old_lines: list, new_lines: list) -> Optional[LineMap]:
+    """The map of lines added or removed in one place (what a keystroke does), from the common
+    head and tail without a diff (difflib cost a 1,000-line function 6 ms at every edit); None
+    when both texts have lines of their own there (a changed line: difflib finds what matches)."""
+    shorter = min(len(old_lines), len(new_lines))
+    head = 0
+    while head < shorter and old_lines[head] == new_lines[head]:
+        head += 1
+    tail = 0
+    while tail < shorter - head and old_lines[-1 - tail] == new_lines[-1 - tail]:
+        tail += 1
+    if head + tail != shorter:
+        return None
+    shift = len(new_lines) - len(old_lines)
+    if shift >= 0:  # lines added: every old line is still there
+        return tuple(range(head)) + tuple(range(head + shift, len(new_lines)))
+    return tuple(range(head)) + (None,) * -shift + tuple(range(head, len(new_lines)))
 
 
 def composed(first: Optional[LineMap], then: LineMap) -> LineMap:
