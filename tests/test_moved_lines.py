@@ -7,6 +7,8 @@ import random
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pypto_lens.pipeline.program import ProgramChain
 from pypto_lens.workspace.documents import OpenTexts, path_to_uri
@@ -277,3 +279,25 @@ def test_a_caller_moved_quotes_its_argument_expression_from_where_it_is_now(tmp_
     vias = [h.via for scope in moved.lent for h in scope.captures if h.via]
     assert vias == ["pl.read(lens, [0]) for n"]
     assert results(moved) == results(fresh(caller, text))
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from("abc"), max_size=8), st.data())
+def test_a_one_place_edit_keeps_every_line_it_did_not_touch(old, data):
+    """Lines added or removed in one place (the head-and-tail map, not difflib): every line of the
+    shorter text is kept, in order, each where the same text is now; any other edit is diffed."""
+    start = data.draw(st.integers(0, len(old)))
+    end = data.draw(st.integers(start, len(old)))
+    new = old[:start] + data.draw(st.lists(st.sampled_from("abcd"), max_size=3)) + old[end:]
+    old_lines, new_lines = "\n".join(old).split("\n"), "\n".join(new).split("\n")
+    moved = line_map("\n".join(old), "\n".join(new))
+    if moved is None:
+        assert old_lines == new_lines
+        return
+    assert len(moved) == len(old_lines)
+    kept = [(k, at) for k, at in enumerate(moved) if at is not None]
+    assert all(old_lines[k] == new_lines[at] for k, at in kept)
+    assert [at for _, at in kept] == sorted({at for _, at in kept})  # in order, each once
+    pure = start == end or len(new) == len(old) - (end - start)  # (lines only added, or only removed)
+    if old and new and len(old) != len(new) and pure:
+        assert len(kept) == min(len(old_lines), len(new_lines))  # a pure insertion or deletion loses no line
