@@ -81,6 +81,7 @@ class _Pending:
         self.temps: set = set()  # N4 temporaries of argument expressions that the scopes now compute themselves
         self.expressions: dict = {}  # such a temporary -> (its expression, helper parameter, caller, argument span)
         self.frames: list = []  # the expansions (ir.Inlined), whose arguments are renamed as the body is
+        self.chain: tuple = ()  # the expansions under way, outermost first (what a copy made now came through)
 
     def finish(self, body: list) -> list:
         if self.after or self.renames:
@@ -218,6 +219,7 @@ def _expand(stmt: ir.Assign, helper: tuple[list, list, bool], inline_of: InlineL
             values[param.var] = arg  # a literal is substituted where it is used
         else:  # (lowering already hoisted nested calls and subscripts into variables, N4)
             temp = ir.Var(param.name, 0, call.span)
+            _mark(arg, pending.chain)  # (in the caller's copy: the expansions around this one)
             out.append(ir.Assign(temp, arg, call.span, hoisted=True, owner=call.owner))
             mapping[param.var] = temp
             expressions[temp] = _own_copy(arg)
@@ -226,13 +228,28 @@ def _expand(stmt: ir.Assign, helper: tuple[list, list, bool], inline_of: InlineL
     rebound = _rebound_at_top(body) if jit else ()
     reach = {param.name: arg.var.name for param, arg in zip(params, call.args)
              if isinstance(arg, ir.Ref) and param.name not in rebound}
-    cloner = _Cloner(mapping, values, reach)
+    # (its serial is given once the expansions inside it have theirs, as they are made first)
+    frame = ir.Inlined(call.callee.name, call.owner, call.span, list(call.args), tuple(call.arg_spans), -1)
+    outer = pending.chain
+    chain = pending.chain = outer + (frame,)
+    try:
+        return _expand_within(stmt, call, params, body, inline_of, depth, params_of, pending, frame, chain,
+                              out, mapping, values, expressions, reach)
+    finally:
+        pending.chain = outer
+
+
+def _expand_within(stmt, call, params, body, inline_of, depth, params_of, pending, frame, chain, out, mapping,
+                   values, expressions, reach) -> list:
+    """The copy of `_expand`, made within `chain` (the expansions it comes through, `frame` last):
+    what becomes a task or holds tasks is marked with them as it is copied (`_Cloner`)."""
+    cloner = _Cloner(mapping, values, reach, chain)
     for param, arg in zip(params, call.args):
         if isinstance(arg, ir.Ref):
             cloner.display[arg.var] = param.name
     copied = cloner.block(body)
     if expressions:
-        copied = _expressions_into_scopes(copied, expressions, pending.expressions)
+        copied = _expressions_into_scopes(copied, expressions, pending.expressions, chain)
         pending.temps.update(expressions)  # (dropped if nothing outside a scope uses them)
     result = None
     if copied and isinstance(copied[-1], ir.Return):
@@ -248,13 +265,8 @@ def _expand(stmt: ir.Assign, helper: tuple[list, list, bool], inline_of: InlineL
             reaching[arg.var] = lasts[param.name]
     pending.phis.update(cloner.if_results)
     expanded = normalise(copied, inline_of, depth + 1, params_of, pending)
-    frame = ir.Inlined(call.callee.name, call.owner, call.span, list(call.args), tuple(call.arg_spans),
-                       len(pending.frames))
+    frame.serial = len(pending.frames)
     pending.frames.append(frame)
-    for st in ir.walk_stmts(expanded):  # where the helper was expanded (the outermost call wins: it runs last)
-        if isinstance(st, ir.Scope):
-            st.attrs = {**st.attrs, "inlined_at": (call.owner, call.span)}
-        _came_through(st, frame)
     out.extend(expanded)
     if stmt.var is not None:
         same = isinstance(result, ir.Ref) and any(
@@ -262,6 +274,7 @@ def _expand(stmt: ir.Assign, helper: tuple[list, list, bool], inline_of: InlineL
         if same:  # `x = helper(x)` returning x's last version: PyPTO drops the no-op `x = x`
             pending.renames[stmt.var] = result.var
         else:
+            _mark(result, chain[:-1])  # (the caller's statement: the expansions around this one)
             out.append(ir.Assign(stmt.var, result if result is not None else ir.Const(None), stmt.span,
                                  owner=stmt.owner))
     if reaching and out:
@@ -271,7 +284,7 @@ def _expand(stmt: ir.Assign, helper: tuple[list, list, bool], inline_of: InlineL
 
 def _own_copy(expr):
     """The expansion's own copy of a caller's argument expression, to compute in the helper's scopes:
-    `_came_through` marks what stands in them, and the caller's statements are lowering's, which the
+    `_mark` marks what stands in them, and the caller's statements are lowering's, which the
     caches keep for the next analysis of the same text (marked there, a call gathered the frames of
     every analysis). Its operands are shared: nothing marks or changes them."""
     kind = type(expr)
@@ -282,14 +295,20 @@ def _own_copy(expr):
     return expr
 
 
-def _came_through(st, frame: ir.Inlined) -> None:
-    """Record on a copied statement (a fresh object of this expansion) the expansion it came through:
-    outer ones are recorded after inner ones, so the list reads outermost first. Only what becomes a
-    task or holds tasks is marked: calls, operators (barriers), scopes and loops."""
-    node = st if isinstance(st, (ir.Scope, ir.Loop)) else \
-        st.value if isinstance(st, ir.Assign) and isinstance(st.value, (ir.UserCall, ir.OpCall)) else None
-    if node is not None and not (node.inlined and node.inlined[0] is frame):  # (an argument expression's
-        node.inlined = (frame,) + node.inlined  # operator may stand in several statements: once each)
+def _mark(value, chain: tuple) -> None:
+    """A statement's value made by this stage (a fresh object) came through the expansions of `chain`:
+    marked so if it becomes a task or a barrier (a call, an operator), as `_Cloner.stmt` marks a copy."""
+    if chain and (type(value) is ir.OpCall or type(value) is ir.UserCall):
+        value.inlined = _within(value.inlined, chain)
+
+
+def _within(inlined: tuple, chain: tuple) -> tuple:
+    """What a node came through, once it stands within `chain` (outermost first): the expansions it
+    was marked with, a start of `chain` (an outer one's copy used again inside), are all of it now."""
+    k, most = 0, min(len(inlined), len(chain))
+    while k < most and inlined[k] is chain[k]:
+        k += 1
+    return chain + inlined[k:]
 
 
 def _frames_of(st) -> tuple:
@@ -298,12 +317,13 @@ def _frames_of(st) -> tuple:
     return node.inlined if node is not None else ()
 
 
-def _expressions_into_scopes(body: list, expressions: dict, origins: dict) -> list:
+def _expressions_into_scopes(body: list, expressions: dict, origins: dict, chain: tuple) -> list:
     """N1 substitutes an argument expression (`head_rows(pl.read(lens, [0]), ...)`) into every use
     in the helper's body, and N4 then computes it just before each statement using it: inside an
     outlined scope, that scope reads the expression's operands (it captures `lens`, a tensor slot,
     where it is first used) rather than a value computed before it. The scope remembers which
-    captures come from which caller's expression (`from_caller`: the helper's header names them so)."""
+    captures come from which caller's expression (`from_caller`: the helper's header names them so).
+    What is computed there came through the expansions of `chain` (`_mark`)."""
     out = []
     for st in body:
         if isinstance(st, ir.Scope) and st.outlined:
@@ -311,32 +331,34 @@ def _expressions_into_scopes(body: list, expressions: dict, origins: dict) -> li
             found = {v: origins[t][1:] for t in expressions if t in used and t in origins
                      for v in ir.expr_vars(expressions[t])}
             attrs = dict(st.attrs, from_caller={**found, **st.attrs.get("from_caller", {})}) if found else st.attrs
-            st = replace(st, body=_computed_at_uses(st.body, expressions), attrs=attrs)
+            st = replace(st, body=_computed_at_uses(st.body, expressions, chain), attrs=attrs)
         elif isinstance(st, (ir.Scope, ir.Loop)):
-            st = replace(st, body=_expressions_into_scopes(st.body, expressions, origins))
+            st = replace(st, body=_expressions_into_scopes(st.body, expressions, origins, chain))
         elif isinstance(st, ir.If):
-            st = replace(st, then=_expressions_into_scopes(st.then, expressions, origins),
-                         orelse=_expressions_into_scopes(st.orelse, expressions, origins))
+            st = replace(st, then=_expressions_into_scopes(st.then, expressions, origins, chain),
+                         orelse=_expressions_into_scopes(st.orelse, expressions, origins, chain))
         out.append(st)
     return out
 
 
-def _computed_at_uses(body: list, expressions: dict) -> list:
+def _computed_at_uses(body: list, expressions: dict, chain: tuple) -> list:
     """Each statement that uses one of the variables gets its own copy of its expression, computed
     just before it (in its own block, as N4 places it)."""
     out = []
     for st in body:
         if isinstance(st, ir.If):
             own = set(iter_uses([replace(st, then=[], orelse=[], phis=[])]))
-            st = replace(st, then=_computed_at_uses(st.then, expressions),
-                         orelse=_computed_at_uses(st.orelse, expressions))
+            st = replace(st, then=_computed_at_uses(st.then, expressions, chain),
+                         orelse=_computed_at_uses(st.orelse, expressions, chain))
         elif isinstance(st, (ir.Loop, ir.Scope)):
             own = set(iter_uses([replace(st, body=[])]))
-            st = replace(st, body=_computed_at_uses(st.body, expressions))
+            st = replace(st, body=_computed_at_uses(st.body, expressions, chain))
         else:
             own = set(iter_uses([st]))
         fresh = {v: ir.Var(v.name, v.version, v.span) for v in expressions if v in own}
         if fresh:
+            for v in fresh:  # (one copy may stand in several statements, of several expansions)
+                _mark(expressions[v], chain)
             out.extend(ir.Assign(fresh[v], expressions[v], getattr(st, "span", None), hoisted=True,
                                  owner=getattr(st, "owner", "")) for v in fresh)
             renamer = _Renamer(fresh)
@@ -457,8 +479,13 @@ def _drop_unused(body: list, phis: set, temps: set) -> list:
 class _Cloner:
     """Copies statements with fresh versions for every variable they define."""
 
-    def __init__(self, mapping: dict, values: Optional[dict] = None, names: Optional[dict] = None):
+    def __init__(self, mapping: dict, values: Optional[dict] = None, names: Optional[dict] = None,
+                 chain: tuple = ()):
+        """`chain`: the expansions the copy comes through, outermost first (N1), which what becomes a
+        task or holds tasks is marked with as it is copied (`inlined`: calls, operators as barriers,
+        scopes and loops), and each scope with where the outermost one was written (`inlined_at`)."""
         self.map = mapping
+        self.chain = chain
         self.values = values or {}  # variable -> the literal it stands for (N1)
         self.names = names or {}  # a parameter's name -> the caller variable's, for the versions it defines
         self.versions: dict[str, set] = {}  # parameter name -> the fresh versions defined for it
@@ -486,6 +513,8 @@ class _Cloner:
     def stmt(self, st):
         if isinstance(st, ir.Assign):
             value = self.expr(st.value)
+            if self.chain and (type(value) is ir.OpCall or type(value) is ir.UserCall):
+                value.inlined = self.chain + value.inlined
             return ir.Assign(self.define(st.var), value, st.span, st.hoisted, st.owner)
         if isinstance(st, ir.If):
             cond = self.expr(st.cond)
@@ -501,7 +530,7 @@ class _Cloner:
             body = self.block(st.body)
             carries = [ir.Carry(iv, init, self.var(c.yield_value), self.define(c.result)) for c, init, iv in inits]
             return replace(st, loop_var=loop_var, bounds=bounds, carries=carries, body=body,
-                           header_uses=[self.expr(e) for e in st.header_uses])
+                           header_uses=[self.expr(e) for e in st.header_uses], inlined=self.chain + st.inlined)
         if isinstance(st, ir.Scope):
             uses = [self.expr(e) for e in st.uses]
             deps = [self.expr(e) for e in st.deps]
@@ -511,8 +540,10 @@ class _Cloner:
             attrs = dict(st.attrs, names={**names, **self.display}) if names or self.display else st.attrs
             if attrs.get("from_caller"):
                 attrs = dict(attrs, from_caller={self.var(k): v for k, v in attrs["from_caller"].items()})
+            if self.chain:  # where the helper was expanded (the outermost call: it runs last)
+                attrs = {**attrs, "inlined_at": (self.chain[0].owner, self.chain[0].span)}
             return replace(st, body=body, uses=uses, deps=deps, tid=self.define(st.tid), loop_var=loop_var,
-                           attrs=attrs)
+                           attrs=attrs, inlined=self.chain + st.inlined)
         if isinstance(st, ir.Return):
             return ir.Return([self.expr(v) for v in st.values], st.span)
         if isinstance(st, ir.OpaqueStmt):
@@ -549,8 +580,18 @@ class _Cloner:
         return e
 
     def _each(self, items: list) -> list:
-        expr = self.expr
-        return [expr(x) for x in items]
+        # (a variable or a literal, most operands, without a call of `expr` each)
+        out, values, mapping = [], self.values, self.map
+        for x in items:
+            kind = type(x)
+            if kind is ir.Ref:
+                var = x.var
+                out.append(values[var] if var in values else ir.Ref(mapping.get(var, var), x.span))
+            elif kind is ir.Const or kind is ir.Sym or x is None:
+                out.append(x)
+            else:
+                out.append(self.expr(x))
+        return out
 
 
 class _Renamer(_Cloner):
