@@ -64,11 +64,15 @@ def kwarg_values(call: ir.OpCall, resolved: Optional[ResolvedCall] = None) -> di
 
     Through the DSL map: a DSL keyword may have another op name, and omitted ones
     take the DSL's defaults (pl.store's atomic defaults to AtomicType.None_)."""
-    texts = {name: _text(value) for name, value in call.kwargs.items()}
+    return _kwarg_values(call.args, call.kwargs, resolved)
+
+
+def _kwarg_values(args: list, kwargs: dict, resolved: Optional[ResolvedCall]) -> dict[str, Optional[str]]:
+    texts = {name: _text(value) for name, value in kwargs.items()}
     function = resolved.function if resolved is not None else None
     if function is None or resolved.op_name is None:
         return _normalised(texts)
-    positional = tuple([_text(a) for a in call.args])
+    positional = tuple([_text(a) for a in args])
     # the same call shape with the same literals gives the same values: an expansion copies every
     # operator call of a helper, at every analysis (3,500 per edit of dspark_drafter.py)
     key = (id(resolved), tuple(texts.items()), positional)
@@ -96,13 +100,21 @@ def _normalised(raw: Mapping) -> dict[str, Optional[str]]:
 class OpView:
     """One operator call seen through the registry: the op, and the effect on each DSL argument."""
 
-    __slots__ = ("dsl", "args", "kwargs", "resolved", "op_kwargs", "_accesses")
+    __slots__ = ("dsl", "args", "kwargs", "resolved", "_op_kwargs", "_accesses")
 
     def __init__(self, call: ir.OpCall, resolved: ResolvedCall):
         self.dsl, self.args, self.kwargs = call.dsl, call.args, call.kwargs  # (not the call: it keeps its views)
         self.resolved = resolved
-        self.op_kwargs = kwarg_values(call, resolved)  # op kwarg name -> normalised value
+        self._op_kwargs: Optional[dict] = None
         self._accesses: Optional[tuple] = None
+
+    @property
+    def op_kwargs(self) -> dict:
+        """Op kwarg name -> normalised value, read when an effect is asked (types never ask: most views
+        of an edit's analysis are made for types alone, the scopes' effects being kept by content)."""
+        if self._op_kwargs is None:
+            self._op_kwargs = _kwarg_values(self.args, self.kwargs, self.resolved)
+        return self._op_kwargs
 
     def accesses(self) -> tuple:
         """(DSL argument expression, op index or None, its effect) for each argument, in `arguments()`'s
