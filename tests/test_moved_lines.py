@@ -301,3 +301,32 @@ def test_a_one_place_edit_keeps_every_line_it_did_not_touch(old, data):
     pure = start == end or len(new) == len(old) - (end - start)  # (lines only added, or only removed)
     if old and new and len(old) != len(new) and pure:
         assert len(kept) == min(len(old_lines), len(new_lines))  # a pure insertion or deletion loses no line
+
+
+def test_an_edit_typed_before_the_last_ones_rest_is_made_is_moved_from_its_hints(tmp_path, monkeypatch):
+    """Typing goes on while the last edit's task graph and diagnostics are still to make: a blank line
+    and a comment typed then are moved from its hints (no chain runs), and each analysis made whole
+    afterwards equals a new workspace's of its text (the rest made once, where its lines are now)."""
+    path = tmp_path / "model.py"
+    session = Session(path, PROGRAM)
+    meaningful = insert(PROGRAM, line_of(PROGRAM, "other = twice"), "    x = fill(a, buf)")
+    session.version += 1
+    session.texts.open(session.uri, meaningful, session.version)
+    hints = session.workspace.analysis(session.uri, hints_only=True)
+    assert not hints.complete  # (its rest is not made: the next edit comes first)
+    chains = Chains(monkeypatch)
+    texts = [insert(meaningful, line_of(meaningful, "with pl.at"), ""),
+             insert(meaningful, line_of(meaningful, "with pl.at"), "    # then the scope")]
+    moved = []
+    for text in texts:
+        session.version += 1
+        session.texts.open(session.uri, text, session.version)
+        moved.append(session.workspace.analysis(session.uri, hints_only=True))
+    whole = session.workspace.analysis(session.uri)
+    last = insert(texts[-1], 0, "")
+    again = session.edit(last)  # and the result made whole is what the next edit moves
+    assert chains.runs == 0  # (the rest made is the hints' chain's, moved: no chain again)
+    for analysis, text in zip(moved, texts):
+        assert analysis.calls == fresh(path, text).calls
+    assert results(whole) == results(fresh(path, texts[-1]))
+    assert results(again) == results(fresh(path, last))

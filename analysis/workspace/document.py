@@ -310,11 +310,12 @@ class DocumentAnalyzer:
                 analysis.graphs.extend(graphs)
                 analysis.optional_diagnostics.extend(notes)
             else:  # hints first: the rest of this program's results when Rest.made() is asked
-                calls, signatures = place_calls(program, functions, units, lines, result)
+                calls, signatures = place_calls(program, functions, units, lines, result, moves)
                 rest.programs.append(_ProgramRest(program, functions, result, key[0], offsets, size, *left,
                                                   (calls, signatures), (len(analysis.diagnostics),
                                                   len(analysis.operators), len(analysis.graphs),
-                                                  len(analysis.optional_diagnostics))))
+                                                  len(analysis.optional_diagnostics)), moves,
+                                                  (uri, program.kind, program.name, program.parent)))
             analysis.calls.extend(calls)
             analysis.signatures.extend(signatures)
             analysis.lent.extend(lent_scopes(result, functions, units, uri, moves))
@@ -404,10 +405,10 @@ class DocumentAnalyzer:
             self._origins_put(made_from, key, lowerings)
             self._hold_scopes(hit)
             return hit[0], (key, frozenset(hit[1].items())), None, None
-        moved = self._moved(made_from, functions, lowerings, registry, external)
+        moved = self._moved(made_from, functions, lowerings, registry, external, hints_only)
         if moved is not None:
-            (result, read), moves = moved
-            return result, (key, frozenset(read.items())), None, moves
+            (result, read), moves, left = moved
+            return result, (key, frozenset(read.items())), left, moves
         self._origins_put(made_from, key, lowerings)
         self.chains_run += 1
         pending = self.pending.pop(key, None)
@@ -420,7 +421,8 @@ class DocumentAnalyzer:
         result = chain.calls()
         read = {ref: signature_token(fn) for ref, fn in externals.items()}
         if hints_only:
-            return result, (key, frozenset(read.items())), (chain, externals), None
+            self._origins_put(made_from, key, lowerings, (result, chain, externals))
+            return result, (key, frozenset(read.items())), (chain, externals, result, None), None
         chain.rest(result)
         read = {ref: signature_token(fn) for ref, fn in externals.items()}
         self.caches.programs.put(key, (result, read, tuple(chain.state.scope_keys)), size)
@@ -432,16 +434,27 @@ class DocumentAnalyzer:
         for key in hit[2]:
             self.caches.scopes.get(key)
 
-    def _origins_put(self, made_from: tuple, key: tuple, lowerings: Optional[dict]) -> None:
-        """The program's result made whole from these lowerings (its spans where their lines are)."""
+    def _origins_put(self, made_from: tuple, key: tuple, lowerings: Optional[dict],
+                     hints: Optional[tuple] = None) -> None:
+        """The program's result made from these lowerings (its spans where their lines are): whole (in
+        the programs cache), or as far as its hints (`hints`: the result, its chain and what it read),
+        which an edit typed before its rest was made moves as well (its rest made later, moved too)."""
         if made_from[0] is not None and lowerings is not None:
-            self.caches.origins[made_from] = (key, {name: (now, None) for name, now in lowerings.items()})
+            self.caches.origins[made_from] = (key, {name: (now, None) for name, now in lowerings.items()}, hints)
+
+    def made_whole(self, made_from: tuple, key: tuple) -> None:
+        """A result whose rest was made is in the programs cache: its origin lets go of its chain."""
+        origin = self.caches.origins.get(made_from)
+        if origin is not None and origin[0] == key and origin[2] is not None:
+            self.caches.origins[made_from] = origin[:2] + (None,)
 
     def _moved(self, made_from: tuple, functions: dict, lowerings: Optional[dict], registry: Registry,
-               external) -> Optional[tuple]:
-        """The result this document's program was last made (whole) from, and how its functions'
-        lines moved since, when they only moved (moved_lines.py); else None. Its moved inline helpers
-        are made again from their new lowerings (what other programs and files expand).
+               external, hints_only: bool = False) -> Optional[tuple]:
+        """The result this document's program was last made from, how its functions' lines moved
+        since, when they only moved (moved_lines.py), and what is left to make of it; else None. Its
+        moved inline helpers are made again from their new lowerings (what other programs and files
+        expand). A result made as far as its hints is moved for hints only, its rest left to make
+        (an edit typed while the last one's rest was still under way: issue 20).
 
         The origin names the last analysis's lowerings and how the result's lines moved to them: the
         new lowerings are compared with those (the last analysis holds them; the result's own are not
@@ -449,7 +462,7 @@ class DocumentAnalyzer:
         origin = self.caches.origins.get(made_from) if lowerings is not None else None
         if origin is None:
             return None
-        key, before = origin
+        key, before, hints = origin
         if key[2] is not registry or list(before) != list(lowerings):
             return None
         steps = {}
@@ -465,6 +478,11 @@ class DocumentAnalyzer:
             steps[name] = (then, step)
         moves = {name: moved for name, (_, moved) in before.items() if moved is not None and name not in steps}
         hit = self.caches.programs.get(key) if steps or moves else None
+        left = None
+        if hit is None and hints is not None and hints_only and (steps or moves):
+            result, chain, externals = hints
+            hit = (result, {ref: signature_token(fn) for ref, fn in externals.items()}, tuple(chain.state.scope_keys))
+            left = (chain, externals, result, key)
         if hit is None or not all(signature_token(external(ref)) == token for ref, token in hit[1].items()):
             return None
         for name, (then, step) in steps.items():
@@ -472,7 +490,8 @@ class DocumentAnalyzer:
             if last is None or not (header_stays(last, step) and same_moved(last, functions[name][1], step)):
                 return None
             moves[name] = composed(before[name][1], step)
-        self.caches.origins[made_from] = (key, {name: (now, moves.get(name)) for name, now in lowerings.items()})
+        self.caches.origins[made_from] = (key, {name: (now, moves.get(name)) for name, now in lowerings.items()},
+                                          hints if left is not None else None)
         result, read = hit[0], hit[1]
         self._hold_scopes(hit)
         helpers = [name for name in moves if functions[name][1].kind is Kind.INLINE]
@@ -482,7 +501,7 @@ class DocumentAnalyzer:
             for name in helpers:
                 made[name].origin = Origin.INLINE
             result = replace(result, fns={**result.fns, **{name: made[name] for name in helpers}})
-        return (result, read), moves
+        return (result, read), moves, left
 
 
 @dataclass
@@ -497,9 +516,13 @@ class _ProgramRest:
     size: int
     chain: ProgramChain
     externals: dict  # what its chain read of other programs and files
+    whole: ProgramResult  # what the chain's rest completes and the cache keeps (`result`, or what it was moved from)
+    whole_key: Optional[tuple]  # the programs cache's key of `whole`, if not `key` (it was moved)
     placed_calls: tuple  # (call sites, signature changes) placed for the hints: the whole placement keeps them
     # where its diagnostics, operators, graphs and notes go in the analysis's lists (programs in order)
     at: tuple
+    moves: Optional[dict] = None  # how the lines moved since `whole` was made (moved_lines.py), if they did
+    made_from: tuple = ()  # the origin's key (DocumentAnalyzer._origins_put)
 
 
 class Rest:
@@ -531,15 +554,24 @@ class Rest:
                                     list(hints.optional_diagnostics), list(hints.lent))
         for p in self.programs:
             preempt.check()
-            p.chain.rest(p.result)  # (again after a preemption: it only reads the chain's state)
+            p.chain.rest(p.whole)  # (again after a preemption: it only reads the chain's state)
+            if p.result is not p.whole:  # (moved, its helpers made again: the same results otherwise)
+                p.result.in_param_written, p.result.problems = p.whole.in_param_written, p.whole.problems
+                p.result.operators, p.result.graphs = p.whole.operators, p.whole.graphs
         added = len(hints.diagnostics) - self.diagnostics_made  # (at the front: the workspace's own)
         for p in reversed(self.programs):  # each program's results where it stands among the others
             read = {ref: signature_token(fn) for ref, fn in p.externals.items()}
-            caches.programs.put(p.key, (p.result, read, tuple(p.chain.state.scope_keys)), p.size)
-            placed = caches.placed.get_or(
-                ((p.key, frozenset(read.items())), p.offsets, self.alias),
-                lambda p=p: p.placed_calls + place_rest(p.program, p.functions, self.units, self.lines, p.result,
-                                                        self.alias), p.size)
+            key = p.whole_key or p.key
+            caches.programs.put(key, (p.whole, read, tuple(p.chain.state.scope_keys)), p.size)
+            self.analyzer.made_whole(p.made_from, key)
+            if p.moves:  # (placed where its lines are now, and not kept: moved_lines.py)
+                placed = p.placed_calls + place_rest(p.program, p.functions, self.units, self.lines, p.result,
+                                                     self.alias, p.moves)
+            else:
+                placed = caches.placed.get_or(
+                    ((p.key, frozenset(read.items())), p.offsets, self.alias),
+                    lambda p=p: p.placed_calls + place_rest(p.program, p.functions, self.units, self.lines,
+                                                            p.result, self.alias), p.size)
             _calls, _signatures, found, operators, (graphs, hazards, notes) = placed
             diagnostics_at, operators_at, graphs_at, notes_at = p.at
             analysis.diagnostics[diagnostics_at + added:diagnostics_at + added] = found + hazards
