@@ -250,3 +250,27 @@ def test_check_collects_garbage_less_often_than_the_interpreter_by_default(progr
         assert gc.get_threshold() == THRESHOLDS and THRESHOLDS[0] > 700
     finally:
         gc.set_threshold(*before)
+
+
+def test_too_deeps_measure_is_exact_past_its_bound_over_many_lines():
+    """TooDeep's measure (lower.expression_depth) does not enter what stands on a line too short to nest
+    past its bound: an expression spread over many lines is still measured exactly once it passes it,
+    and one within it (or a long body of short statements) stays within it."""
+    from pypto_lens.ir.lower import MAX_EXPRESSION_DEPTH, expression_depth
+    from pypto_lens.syntax.parser import parse_unit
+    from pypto_lens.syntax import nodes as s
+
+    def walked(statement):  # every expression node, nothing pruned
+        deepest, stack = 0, [(child, 1) for child in statement.children() if not isinstance(child, s.Stmt)]
+        while stack:
+            node, depth = stack.pop()
+            deepest = max(deepest, depth)
+            stack.extend((child, depth + 1) for child in node.children() if not isinstance(child, s.Stmt))
+        return deepest
+    [statement], problem = parse_unit("x = " + "pl.neg(\n" * 2500 + "a" + ")" * 2500 + "\n")
+    assert problem is None and expression_depth(statement) == walked(statement) > MAX_EXPRESSION_DEPTH
+    [statement], problem = parse_unit("x = " + "pl.neg(\n" * 1200 + "a" + ")" * 1200 + "\n")
+    assert problem is None and expression_depth(statement) <= MAX_EXPRESSION_DEPTH  # (within: not measured exactly)
+    body = "".join(f"    y{k} = pl.add(a, b)\n" for k in range(3000))
+    [with_block], problem = parse_unit("with pl.at(level=pl.Level.CORE_GROUP):\n" + body)
+    assert problem is None and expression_depth(with_block) <= MAX_EXPRESSION_DEPTH
