@@ -230,19 +230,9 @@ def _expand(stmt: ir.Assign, helper: tuple[list, list, bool], inline_of: InlineL
              if isinstance(arg, ir.Ref) and param.name not in rebound}
     # (its serial is given once the expansions inside it have theirs, as they are made first)
     frame = ir.Inlined(call.callee.name, call.owner, call.span, list(call.args), tuple(call.arg_spans), -1)
+    # what is copied now came through the expansions under way and this one (a failure abandons them all)
     outer = pending.chain
     chain = pending.chain = outer + (frame,)
-    try:
-        return _expand_within(stmt, call, params, body, inline_of, depth, params_of, pending, frame, chain,
-                              out, mapping, values, expressions, reach)
-    finally:
-        pending.chain = outer
-
-
-def _expand_within(stmt, call, params, body, inline_of, depth, params_of, pending, frame, chain, out, mapping,
-                   values, expressions, reach) -> list:
-    """The copy of `_expand`, made within `chain` (the expansions it comes through, `frame` last):
-    what becomes a task or holds tasks is marked with them as it is copied (`_Cloner`)."""
     cloner = _Cloner(mapping, values, reach, chain)
     for param, arg in zip(params, call.args):
         if isinstance(arg, ir.Ref):
@@ -265,6 +255,7 @@ def _expand_within(stmt, call, params, body, inline_of, depth, params_of, pendin
             reaching[arg.var] = lasts[param.name]
     pending.phis.update(cloner.if_results)
     expanded = normalise(copied, inline_of, depth + 1, params_of, pending)
+    pending.chain = outer
     frame.serial = len(pending.frames)
     pending.frames.append(frame)
     out.extend(expanded)
@@ -274,7 +265,7 @@ def _expand_within(stmt, call, params, body, inline_of, depth, params_of, pendin
         if same:  # `x = helper(x)` returning x's last version: PyPTO drops the no-op `x = x`
             pending.renames[stmt.var] = result.var
         else:
-            _mark(result, chain[:-1])  # (the caller's statement: the expansions around this one)
+            _mark(result, outer)  # (the caller's statement: the expansions around this one)
             out.append(ir.Assign(stmt.var, result if result is not None else ir.Const(None), stmt.span,
                                  owner=stmt.owner))
     if reaching and out:
