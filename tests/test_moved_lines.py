@@ -330,3 +330,21 @@ def test_an_edit_typed_before_the_last_ones_rest_is_made_is_moved_from_its_hints
         assert analysis.calls == fresh(path, text).calls
     assert results(whole) == results(fresh(path, texts[-1]))
     assert results(again) == results(fresh(path, last))
+
+
+def test_a_moved_result_gives_its_hints_first_and_its_rest_when_asked(tmp_path, monkeypatch):
+    """An edit moved from a whole result places its calls for the hints at once; its task graph,
+    diagnostics and lent scopes are placed when the rest is asked (as a chain's are): the same as a
+    new workspace's analysis, and no chain runs for either."""
+    path = tmp_path / "model.py"
+    session = Session(path, PROGRAM)
+    chains = Chains(monkeypatch)
+    text = insert(PROGRAM, line_of(PROGRAM, "other = pl.create_tensor"), "    # next: the other buffer")
+    session.version += 1
+    session.texts.open(session.uri, text, session.version)
+    hints = session.workspace.analysis(session.uri, hints_only=True)
+    assert not hints.complete and hints.reused  # (its rest is left for later)
+    whole = session.workspace.analysis(session.uri)
+    assert whole.complete and chains.runs == 0
+    assert hints.calls == whole.calls
+    assert results(whole) == results(fresh(path, text))

@@ -299,6 +299,8 @@ class DocumentAnalyzer:
                 analysis.diagnostics.append(_failure(program, units, "is nested too deeply to analyse"))
                 continue
             offsets = tuple((name, units[src.unit].start) for name, (src, _) in functions.items())
+            if left is None and moves and hints_only:  # (whole, but placed again: its hints first, as below)
+                left = (None, {}, result, None)
             if left is None:
                 # (the last result with its places moved is not cached: it lives for an edit or two, moved_lines.py)
                 placed = place(program, functions, units, lines, result, alias, moves) if moves else \
@@ -514,7 +516,7 @@ class _ProgramRest:
     key: tuple  # the programs cache's key of its result
     offsets: tuple
     size: int
-    chain: ProgramChain
+    chain: Optional[ProgramChain]  # (None: `whole` is whole already, its rest only to place)
     externals: dict  # what its chain read of other programs and files
     whole: ProgramResult  # what the chain's rest completes and the cache keeps (`result`, or what it was moved from)
     whole_key: Optional[tuple]  # the programs cache's key of `whole`, if not `key` (it was moved)
@@ -554,6 +556,8 @@ class Rest:
                                     list(hints.optional_diagnostics), list(hints.lent))
         for p in self.programs:
             preempt.check()
+            if p.chain is None:  # (a whole result moved: its rest is made, only placed here)
+                continue
             p.chain.rest(p.whole)  # (again after a preemption: it only reads the chain's state)
             if p.result is not p.whole:  # (moved, its helpers made again: the same results otherwise)
                 p.result.in_param_written, p.result.problems = p.whole.in_param_written, p.whole.problems
@@ -561,9 +565,10 @@ class Rest:
         added = len(hints.diagnostics) - self.diagnostics_made  # (at the front: the workspace's own)
         for p in reversed(self.programs):  # each program's results where it stands among the others
             read = {ref: signature_token(fn) for ref, fn in p.externals.items()}
-            key = p.whole_key or p.key
-            caches.programs.put(key, (p.whole, read, tuple(p.chain.state.scope_keys)), p.size)
-            self.analyzer.made_whole(p.made_from, key)
+            if p.chain is not None:
+                key = p.whole_key or p.key
+                caches.programs.put(key, (p.whole, read, tuple(p.chain.state.scope_keys)), p.size)
+                self.analyzer.made_whole(p.made_from, key)
             if p.moves:  # (placed where its lines are now, and not kept: moved_lines.py)
                 placed = p.placed_calls + place_rest(p.program, p.functions, self.units, self.lines, p.result,
                                                      self.alias, p.moves)
