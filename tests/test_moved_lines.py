@@ -348,3 +348,20 @@ def test_a_moved_result_gives_its_hints_first_and_its_rest_when_asked(tmp_path, 
     assert whole.complete and chains.runs == 0
     assert hints.calls == whole.calls
     assert results(whole) == results(fresh(path, text))
+
+
+def test_a_result_found_whole_but_no_longer_placed_gives_its_hints_first(tmp_path, monkeypatch):
+    """Back to a text whose result is cached but whose placement is gone (its cache keeps less):
+    its calls are placed for the hints at once, the rest when asked; no chain runs."""
+    path = tmp_path / "model.py"
+    session = Session(path, PROGRAM)
+    session.edit(insert(PROGRAM, line_of(PROGRAM, "buf = fill(a, buf)"), "    x = fill(a, buf)"))
+    session.workspace.caches.placed.clear()
+    chains = Chains(monkeypatch)
+    session.version += 1
+    session.texts.open(session.uri, PROGRAM, session.version)
+    hints = session.workspace.analysis(session.uri, hints_only=True)
+    assert not hints.complete and hints.reused
+    whole = session.workspace.analysis(session.uri)
+    assert chains.runs == 0 and hints.calls == whole.calls
+    assert results(whole) == results(fresh(path, PROGRAM))

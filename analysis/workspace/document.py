@@ -299,8 +299,8 @@ class DocumentAnalyzer:
                 analysis.diagnostics.append(_failure(program, units, "is nested too deeply to analyse"))
                 continue
             offsets = tuple((name, units[src.unit].start) for name, (src, _) in functions.items())
-            if left is None and moves and hints_only:  # (whole, but placed again: its hints first, as below)
-                left = (None, {}, result, None)
+            if left is None and hints_only and (moves or self.caches.placed.get((key, offsets, alias)) is None):
+                left = (None, {}, result, None)  # (whole, but to place again: its hints first, as below)
             if left is None:
                 # (the last result with its places moved is not cached: it lives for an edit or two, moved_lines.py)
                 placed = place(program, functions, units, lines, result, alias, moves) if moves else \
@@ -317,7 +317,7 @@ class DocumentAnalyzer:
                                                   (calls, signatures), (len(analysis.diagnostics),
                                                   len(analysis.operators), len(analysis.graphs),
                                                   len(analysis.optional_diagnostics)), moves,
-                                                  (uri, program.kind, program.name, program.parent)))
+                                                  (uri, program.kind, program.name, program.parent), key))
             analysis.calls.extend(calls)
             analysis.signatures.extend(signatures)
             analysis.lent.extend(lent_scopes(result, functions, units, uri, moves))
@@ -525,6 +525,7 @@ class _ProgramRest:
     at: tuple
     moves: Optional[dict] = None  # how the lines moved since `whole` was made (moved_lines.py), if they did
     made_from: tuple = ()  # the origin's key (DocumentAnalyzer._origins_put)
+    cache_key: Optional[tuple] = None  # (a whole result's: its key and what it read, as `_chain` gave them)
 
 
 class Rest:
@@ -574,7 +575,7 @@ class Rest:
                                                      self.alias, p.moves)
             else:
                 placed = caches.placed.get_or(
-                    ((p.key, frozenset(read.items())), p.offsets, self.alias),
+                    (p.cache_key if p.chain is None else (p.key, frozenset(read.items())), p.offsets, self.alias),
                     lambda p=p: p.placed_calls + place_rest(p.program, p.functions, self.units, self.lines,
                                                             p.result, self.alias), p.size)
             _calls, _signatures, found, operators, (graphs, hazards, notes) = placed
