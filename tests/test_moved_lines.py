@@ -365,3 +365,20 @@ def test_a_result_found_whole_but_no_longer_placed_gives_its_hints_first(tmp_pat
     whole = session.workspace.analysis(session.uri)
     assert chains.runs == 0 and hints.calls == whole.calls
     assert results(whole) == results(fresh(path, PROGRAM))
+
+
+def test_a_statement_typed_that_means_something_is_found_before_the_rest_is_compared(tmp_path, monkeypatch):
+    """A call typed on a new line cannot be moved from the last result: same_moved says so from the new
+    lines' statements, without comparing the whole lowering first (a long function's compare is the
+    cost of every such edit)."""
+    from pypto_lens.workspace import moved_lines
+    path = tmp_path / "model.py"
+    session = Session(path, PROGRAM)
+    compared = []
+    same = moved_lines._Compare.same
+    monkeypatch.setattr(moved_lines._Compare, "same", lambda self, a, b: compared.append(a) or same(self, a, b))
+    text = insert(PROGRAM, line_of(PROGRAM, "other = twice"), "    x = fill(a, buf)")
+    assert results(session.edit(text)) == results(fresh(path, text))
+    assert compared == []
+    blank = insert(text, line_of(text, "with pl.at"), "")  # (a blank line is still compared, and moved)
+    assert results(session.edit(blank)) == results(fresh(path, blank)) and compared

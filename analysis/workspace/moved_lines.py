@@ -117,6 +117,9 @@ def same_moved(old: ir.Function, new: ir.Function, moved: LineMap) -> bool:
     """Is `new` the lowering `old` was, every span moved by `moved`, but for inert bindings added or
     gone that nothing uses? (Variables correspond one to one; stage caches on nodes are not compared.)"""
     compare = _Compare(moved, {p.name for p in old.params} | {p.name for p in new.params})
+    if any(st.span is not None and st.span.line not in compare.now and not inert(st, compare.params)
+           for st in ir.walk_stmts(new.body)):
+        return False  # (a statement typed that means something: found before the rest is compared)
     try:
         if not compare.same(old, new):
             return False
