@@ -181,6 +181,32 @@ def test_lines_that_change_no_meaning_equal_from_scratch(sequence):
     assert whole_view(edited) == whole_view(fresh)
 
 
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(line_edits(), st.lists(st.booleans(), min_size=6, max_size=6))
+def test_lines_that_change_no_meaning_with_rests_left_half_made_equal_from_scratch(sequence, whole):
+    """The same edits, each analysed hints first and its rest made or not before the next (typing goes
+    on while the rest would be made): moved from a result made whole or as far as its hints, each
+    hints analysis shows a new workspace's calls, and the last one's rest, made at the end, its whole."""
+    texts = OpenTexts()
+    workspace = Workspace(open_documents=texts)
+    uri = "file:///incremental/half.py"
+    text = PROGRAM
+    texts.open(uri, text, 1)
+    workspace.analysis(uri, hints_only=True)
+    for version, (edit, made) in enumerate(zip(sequence, whole), start=2):
+        text = apply_line(text, edit)
+        texts.change(uri, text, version)
+        hints = workspace.analysis(uri, hints_only=True)
+        fresh_texts = OpenTexts()
+        fresh_texts.open(uri, text, 1)
+        assert hints.calls == Workspace(open_documents=fresh_texts).analysis(uri).calls
+        if made:
+            workspace.analysis(uri)
+    fresh_texts = OpenTexts()
+    fresh_texts.open(uri, text, 1)
+    assert whole_view(workspace.analysis(uri)) == whole_view(Workspace(open_documents=fresh_texts).analysis(uri))
+
+
 def hints_of(text: str):
     texts = OpenTexts()
     workspace = Workspace(open_documents=texts)
