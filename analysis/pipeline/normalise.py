@@ -504,8 +504,7 @@ class _Cloner:
     def stmt(self, st):
         if isinstance(st, ir.Assign):
             value = self.expr(st.value)
-            if self.chain and (type(value) is ir.OpCall or type(value) is ir.UserCall):
-                value.inlined = self.chain + value.inlined
+            _mark(value, self.chain)
             return ir.Assign(self.define(st.var), value, st.span, st.hoisted, st.owner)
         if isinstance(st, ir.If):
             cond = self.expr(st.cond)

@@ -22,7 +22,7 @@ from .model import Derivation, Dispatch, Evidence, Fn, FnParam, Origin
 from .scope_keys import CHECK, ScopeAnswers, moved, scope_key
 from .state import ProgramState
 from .types import alias_source, resolve_op
-from .walk import defined_vars, iter_uses, kept, op_calls, top_level_defs
+from .walk import defined_vars, header_uses, iter_uses, kept, op_calls, top_level_defs
 
 _PASS_KINDS = {
     "hierarchy": (ScopeKind.HIERARCHY,),
@@ -104,7 +104,7 @@ def _outline(state, parent: Fn, scope: ir.Scope, original: ir.Scope, use_counts:
     body_uses = iter_uses(body)  # (asked once: O3 and O4 both read them)
     captures = [v for v in _live_ins(body, scope, body_uses) if v not in state.constant_vars]
     outputs = use_counts.used_outside(original, top_level_defs(body),
-                                      _header_uses(original) + body_uses if original.body is body else None)
+                                      header_uses(original, []) + body_uses if original.body is body else None)
     name = _name(parent, scope, state)
     # N1: a scope in an inline helper's text names its captures as that text does
     names = {v: scope.attrs.get("names", {}).get(v, v.name) for v in captures}
@@ -257,16 +257,6 @@ def _live_ins(body: list, scope: ir.Scope, uses: list) -> list:
         if v not in defined and v not in seen:
             seen[v] = None
     return list(seen)
-
-
-def _header_uses(scope: ir.Scope) -> list:
-    """The variables a scope's header uses (iter_uses' order: its uses, then its deps)."""
-    out: list = []
-    for e in scope.uses:
-        ir._collect_vars(e, out)
-    for e in scope.deps:
-        ir._collect_vars(e, out)
-    return out
 
 
 class UseCounts:

@@ -44,10 +44,7 @@ def _uses(body: list, out: list) -> None:
                 if c.yield_value is not None:
                     out.append(c.yield_value)
         elif kind is ir.Scope:
-            for e in stmt.uses:
-                collect(e, out)
-            for e in stmt.deps:
-                collect(e, out)
+            header_uses(stmt, out)
             _uses(stmt.body, out)
         elif kind is ir.Return:
             for e in stmt.values:
@@ -55,6 +52,16 @@ def _uses(body: list, out: list) -> None:
         elif kind is ir.OpaqueStmt:
             for e in stmt.uses:
                 collect(e, out)
+
+
+def header_uses(scope: ir.Scope, out: list) -> list:
+    """The variables a scope's header uses (its uses, then its deps), added to `out`."""
+    collect = ir._collect_vars
+    for e in scope.uses:
+        collect(e, out)
+    for e in scope.deps:
+        collect(e, out)
+    return out
 
 
 def defined_vars(body: list) -> set:

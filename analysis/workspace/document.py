@@ -317,7 +317,7 @@ class DocumentAnalyzer:
                                                   (calls, signatures), (len(analysis.diagnostics),
                                                   len(analysis.operators), len(analysis.graphs),
                                                   len(analysis.optional_diagnostics)), moves,
-                                                  (uri, program.kind, program.name, program.parent), key))
+                                                  _made_from(uri, program), key))
             analysis.calls.extend(calls)
             analysis.signatures.extend(signatures)
             analysis.lent.extend(lent_scopes(result, functions, units, uri, moves))
@@ -330,7 +330,7 @@ class DocumentAnalyzer:
         analysis.calls.sort(key=BY_START)
         analysis.reused = self.chains_run == chains_before
         if uri is not None:  # (the origins of programs the text no longer has: a class or closure renamed)
-            made = {(uri, p.kind, p.name, p.parent) for p in programs}
+            made = {_made_from(uri, p) for p in programs}
             for gone in [k for k in self.caches.origins if k[0] == uri and k not in made]:
                 del self.caches.origins[gone]
         if rest.programs:
@@ -401,7 +401,7 @@ class DocumentAnalyzer:
 
         key = (program.name, tuple(fn.digest for fn in lowered), registry)
         uri, lowerings = origin
-        made_from = (uri, program.kind, program.name, program.parent)
+        made_from = _made_from(uri, program)
         hit = self.caches.programs.get(key)
         if hit is not None and all(signature_token(external(ref)) == token for ref, token in hit[1].items()):
             self._origins_put(made_from, key, lowerings)
@@ -588,6 +588,11 @@ class Rest:
         _settle(analysis.lent)
         self.whole, self.programs = analysis, []
         return analysis
+
+
+def _made_from(uri: Optional[str], program: ProgramDecl) -> tuple:
+    """What a program's origin is named by (caches.origins): its document, kind, name and parent."""
+    return (uri, program.kind, program.name, program.parent)
 
 
 def _settle(lent: list) -> None:
