@@ -89,6 +89,7 @@ def test_every_long_function_as_written_parses_the_same():
 @example(which=2, edits=[(0.150390625, 2, "\t")])  # the first statement indented " \t " (9 columns, 3 characters)
 @example(which=2, edits=[(0.9921875, 0, "#")])  # the last line's bracket left open by a comment
 @example(which=4, edits=[(0.984375, 4, "x"), (0.9921875, 5, "x"), (0.9921875, 5, " ")])  # a last line of blanks
+@example(which=7, edits=[(0.375, 0, '"""'), (0.375, 1, '"""')])  # `""""` repaired: no empty string then a quote
 def test_an_edited_function_parses_the_same_whole_or_by_statements(which, edits):
     text = UNITS[which]
     for where, span, insert in edits:

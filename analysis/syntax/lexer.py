@@ -12,13 +12,14 @@ from typing import Iterator
 from lark import Token
 from lark.lexer import Lexer
 
-# blanks before a lexeme are matched with it (a third of the matches were blanks alone)
+# blanks before a lexeme are matched with it (a third of the matches were blanks alone); an opening
+# triple quote with no closing one is no empty string and the next (Python's tokenizer reads it first)
 _LEXEME = re.compile(r"""
 [ \t\f]*(?:
  (?P<ws>\\[ \t\f]*\n)
 |(?P<nl>(?:\n[ \t\f]*|\#[^\n]*)+)
 |(?P<long>[rRbBuUfF]{0,2}(?:\"\"\"(?:[^"\\]|\\[\s\S]|"(?!""))*\"\"\"|'''(?:[^'\\]|\\[\s\S]|'(?!''))*'''))
-|(?P<str>[rRbBuUfF]{0,2}(?:"(?:[^"\\\n]|\\[\s\S])*"|'(?:[^'\\\n]|\\[\s\S])*'))
+|(?P<str>[rRbBuUfF]{0,2}(?:(?!\"\"\")"(?:[^"\\\n]|\\[\s\S])*"|(?!''')'(?:[^'\\\n]|\\[\s\S])*'))
 |(?P<num>0[xX][0-9a-fA-F_]+|0[oO][0-7_]+|0[bB][01_]+|(?:\d[\d_]*(?:\.[\d_]*)?|\.\d[\d_]*)(?:[eE][-+]?\d[\d_]*)?[jJ]?)
 |(?P<name>[^\W\d]\w*)
 |(?P<op>\*\*=|//=|>>=|<<=|\.\.\.|:=|->|\*\*|//|<<|>>|<=|>=|==|!=|[-+*/%@&|^]=|[-+*/%@&|^~<>()\[\]{},:;.=])
