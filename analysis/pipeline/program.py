@@ -83,6 +83,7 @@ class ProgramChain:
         self.declared: dict = {}
         self.asked: dict = {}  # fn key -> the (call, callee's returns) its types were inferred from
         self.phase = 0
+        self.normalised: Optional[Normalised] = None  # (made by signatures(): its functions after N1 and the types)
 
     def _inline_of(self, call: ir.UserCall):
         callee = self.state.callee(call)
@@ -136,7 +137,12 @@ class ProgramChain:
                 if not all(_same(self._returns_of(call), returns) for call, returns in asked[fn.key]):
                     fn.types = _infer(fn, registry, self._returns_of, asked)
         self.declared = {fn.key: fn.body for fn in analysed}
+        self.normalised: Optional[Normalised] = Normalised(self)
+        self._from_normalised()
+        return state.fns
 
+    def _from_normalised(self) -> None:
+        state, users = self.state, self.users
         for fn in users:  # inline helpers are analysed only through their expansions
             if fn.kind is Kind.INLINE:
                 fn.origin = Origin.INLINE
@@ -149,7 +155,28 @@ class ProgramChain:
         reuse_iter_args(state)
         materialize(state)
         self.phase = 2
-        return state.fns
+
+    @classmethod
+    def resumed(cls, normalised: "Normalised", external: Callable[[ir.CalleeRef], Optional[Fn]],
+                answers=None) -> "ProgramChain":
+        """A chain that goes on from another's functions as N1 and the types left them, for
+        externals whose shapes are those it read."""
+        chain = cls.__new__(cls)
+        chain.name, chain.registry = normalised.name, normalised.registry
+        chain.state = state = ProgramState(normalised.registry, external, answers)
+        for fn in normalised.fns:
+            state.add(_copy(fn))
+        state.constant_vars = set(normalised.constant_vars)
+        chain.users = list(state.fns.values())
+        chain.analysed = [fn for fn in chain.users if fn.kind is not Kind.INLINE]
+        chain.homes = dict(normalised.homes)
+        chain.declared = {fn.key: fn.body for fn in chain.analysed}
+        chain.asked = {}
+        chain.normalised = normalised
+        chain.phase = 1
+        preempt.check()
+        chain._from_normalised()
+        return chain
 
     def finish(self) -> ProgramResult:
         return self.rest(self.calls())
@@ -190,6 +217,25 @@ class ProgramChain:
                 stmt.value.views.clear()
         self.phase = 3
         return result
+
+
+class Normalised:
+    """A chain's functions as N1 and the types left them, before outlining: what a signature edit
+    elsewhere (a direction, not a shape) leaves the same."""
+
+    def __init__(self, chain: "ProgramChain"):
+        self.name, self.registry = chain.name, chain.registry
+        self.fns = [_copy(fn) for fn in chain.users]
+        self.constant_vars = frozenset(chain.state.constant_vars)
+        self.homes = dict(chain.homes)
+
+
+def _copy(fn: Fn) -> Fn:
+    """A copy of `fn` whose containers the later stages change in place (outlining a parameter's
+    direction, the upgrade's, U6's removed slots) without changing fn's. Its body and types are
+    shared: the stages after N1 make new statements, and the types are final once inferred."""
+    return replace(fn, params=list(fn.params), dirs=list(fn.dirs), removed=set(fn.removed),
+                   reasons={k: list(v) for k, v in fn.reasons.items()})
 
 
 def _infer(fn: Fn, registry: Registry, returns_of, asked: dict) -> dict:

@@ -174,6 +174,9 @@ class Caches:
         # each function the lowering key of the last analysis and how the result's lines moved to it, or None):
         # what an edit that means nothing new reuses (document._moved, moved_lines.py)
         self.origins: dict = {}
+        # origin name -> (chain key, the shapes of the externals it read, its pipeline.Normalised): the
+        # document's last chain as N1 and the types left it, which a signature edit elsewhere leaves the same
+        self.normalised: dict = {}
         self._held: dict[str, dict] = {}  # uri -> {cache name: what its current analysis uses}
 
     def all(self) -> dict[str, ContentCache]:
@@ -221,6 +224,8 @@ class Caches:
         """The document's analysis is gone (closed, or replaced): what only it used becomes spare."""
         for made_from in [k for k in self.origins if k[0] == uri]:
             del self.origins[made_from]
+        for made_from in [k for k in self.normalised if k[0] == uri]:
+            del self.normalised[made_from]
         old = self._held.pop(uri, None)
         if old is not None:
             for name, cache in self.all().items():

@@ -204,8 +204,11 @@ class _LightMaker:
 class DocumentAnalyzer:
     def __init__(self, registry: Callable[[], Registry], caches: Optional[Caches] = None,
                  external: Optional[External] = None,
-                 imported_constants: Optional[Callable[[ModuleContext], dict]] = None):
+                 imported_constants: Optional[Callable[[ModuleContext], dict]] = None, edited: bool = False):
+        """`edited`: the document is open in an editor, so its chains' N1 and types are kept for the next
+        analysis (caches.normalised); the command line analyses each file once."""
         self.registry = registry
+        self.edited = edited
         self.caches = caches or Caches()
         self.external = external or (lambda ref, ctx: None)
         self.imported_constants = imported_constants or (lambda ctx: {})
@@ -418,8 +421,14 @@ class DocumentAnalyzer:
             chain = pending[0]  # the chain this document's LightSummary ran as far as the signatures: go on from there
             chain.state.external = external
         else:
-            chain = ProgramChain(program.name, lowered, registry, external, self.caches.scopes)
-            chain.signatures()
+            chain = self._resumed(made_from, key, external)
+            if chain is None:
+                chain = ProgramChain(program.name, lowered, registry, external, self.caches.scopes)
+                chain.signatures()
+        if self.edited and uri is not None and chain.normalised is not None:
+            self.caches.normalised[made_from] = (key, {ref: shape_token(fn) for ref, fn in externals.items()},
+                                                 chain.normalised)
+        chain.normalised = None  # (held by the caches alone, and only for a document open in an editor)
         result = chain.calls()
         read = {ref: signature_token(fn) for ref, fn in externals.items()}
         if hints_only:
@@ -429,6 +438,18 @@ class DocumentAnalyzer:
         read = {ref: signature_token(fn) for ref, fn in externals.items()}
         self.caches.programs.put(key, (result, read, tuple(chain.state.scope_keys)), size)
         return result, (key, frozenset(read.items())), None, None
+
+    def _resumed(self, made_from: tuple, key: tuple, external) -> Optional[ProgramChain]:
+        """The chain of the same functions as the document's last one, gone on from where N1 and the types
+        left it, if the externals it read have the same shapes (only their directions changed: a
+        `pl.Out` made `pl.InOut` in a kernel's file changes no expansion and no type), else None."""
+        found = self.caches.normalised.get(made_from)
+        if found is None or found[0] != key:
+            return None
+        _, shapes, normalised = found
+        if not all(shape_token(external(ref)) == token for ref, token in shapes.items()):
+            return None
+        return ProgramChain.resumed(normalised, external, self.caches.scopes)
 
     def _hold_scopes(self, hit: tuple) -> None:
         """A program result used again uses its scopes' answers again (pipeline/scope_keys.py): so they
@@ -610,6 +631,17 @@ def signature_token(fn: Optional[Fn]) -> Optional[tuple]:
     return (fn.key, fn.owner, fn.home, fn.kind.value, tuple(d.value for d in fn.dirs),
             tuple((p.name, p.decl.value, p.type, p.span) for p in fn.params), fn.hidden_outputs, tuple(fn.returns),
             tuple(sorted(fn.removed)), fn.source.digest if fn.source is not None else "")
+
+
+def shape_token(fn: Optional[Fn]) -> Optional[tuple]:
+    """What N1 and the types read of a function of another program or file: its signature token but
+    its directions (declared and effective), and the text it was lowered from only where N1 expands
+    it (an inline helper): of a kernel they read its kind, parameters and returned types."""
+    if fn is None:
+        return None
+    return (fn.key, fn.owner, fn.home, fn.kind.value, tuple((p.name, p.type, p.span) for p in fn.params),
+            fn.hidden_outputs, tuple(fn.returns), tuple(sorted(fn.removed)),
+            fn.source.digest if fn.source is not None and fn.kind is Kind.INLINE else "")
 
 
 def _config_classes(units: list, statements: list) -> tuple:

@@ -286,8 +286,8 @@ class Workspace:
                 return analysis, exports
             deps: dict = {}
             resolver = _Resolver(self, uri, deps)
-            analyzer = DocumentAnalyzer(self.registry, self.caches, resolver.external,
-                                        resolver.constants)
+            analyzer = DocumentAnalyzer(self.registry, self.caches, resolver.external, resolver.constants,
+                                        edited=self.open_documents.snapshot(uri) is not None)
             light = self._lights.get(uri)
             taken = light[2].take_chain() if light is not None and light[0][0] == doc.text \
                 and light[0][1] is self.registry() else None
