@@ -11,6 +11,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import pypto_lens.pipeline.program as program
 from pypto_lens.workspace.documents import OpenTexts
@@ -89,9 +91,8 @@ def test_a_kernels_direction_edit_goes_on_from_the_callers_n1_and_equals_a_new_w
 def test_an_inline_helpers_edit_expands_again(family, expansions):
     folder, model_text, blocks_text = family
     workspace, texts, model, blocks = open_both(folder, model_text, blocks_text)
-    start = blocks_text.index("def rows_exp(")
-    body = blocks_text.index("\n", blocks_text.index("):", start)) + 1
-    edited = blocks_text[:body] + "    probe = pl.exp(src)\n" + blocks_text[body:]
+    edited = blocks_text.replace(_HELPER_LINE, _HELPER_STORES_SRC, 1)  # (in place: no other line moves)
+    assert edited != blocks_text
     texts.change(blocks, edited, 2)
     expansions.clear()
     whole = workspace.analysis(model)
@@ -104,3 +105,50 @@ def test_a_file_no_editor_has_open_keeps_no_n1(family):
     workspace = Workspace([folder])
     workspace.analysis(path_to_uri(str(folder / "model.py")))
     assert not workspace.caches.normalised
+
+
+# blocks.py's kernel parameters whose direction the Hypothesis test changes, each as written and
+# wrapped in the other directions; a kernel's body changed (its text, not its shape); an inline
+# helper's body changed (what N1 expands). Each in place, so that no other function's lines move
+# (a moved helper is another shape: its home).
+_ROW = "pl.Tensor[[TOKENS, HIDDEN], pl.FP32]"
+_PARAMS = [(f"dst: pl.Out[{_ROW}]", "dst: "), (f"acc: pl.InOut[{_ROW}]", "acc: "), (f"sink: {_ROW}", "sink: ")]
+_WRAPS = [_ROW, f"pl.Out[{_ROW}]", f"pl.InOut[{_ROW}]"]
+_KERNEL_LINE = "    dst = pl.store(pl.mul(t, t), [0, 0], dst)"
+_HELPER_LINE = "        pl.store(pl.row_expand_mul(t, s), [0, 0], tmp)"  # (norm_then_exp: model.py calls it)
+_HELPER_STORES_SRC = "        pl.store(pl.row_expand_mul(t, s), [0, 0], src)"  # (writes its caller's first argument)
+
+
+def blocks_of(original: str, state) -> str:
+    directions, kernel_body, helper_body = state
+    text = original
+    for (written, name), wrap in zip(_PARAMS, directions):
+        assert written in text
+        text = text.replace(written, name + _WRAPS[wrap], 1)
+    if kernel_body:
+        text = text.replace(_KERNEL_LINE, _KERNEL_LINE.replace("pl.mul", "pl.add"), 1)
+    if helper_body:
+        text = text.replace(_HELPER_LINE, _HELPER_STORES_SRC, 1)
+    return text
+
+
+states = st.tuples(st.tuples(*[st.integers(0, 2)] * len(_PARAMS)), st.booleans(), st.booleans())
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                  HealthCheck.function_scoped_fixture])
+@given(st.lists(st.tuples(states, st.booleans()), min_size=1, max_size=4))
+def test_edits_of_an_imported_files_directions_and_bodies_equal_from_scratch(family, sequence):
+    """Directions, a kernel's body and an inline helper's body in blocks.py changed in turn, model.py
+    analysed after each (hints first, its rest made or not): its whole analysis at the end equals a
+    new workspace's (a chain gone on from one whose N1 read other shapes would differ)."""
+    folder, model_text, blocks_text = family
+    workspace, texts, model, blocks = open_both(folder, model_text, blocks_text)
+    text = blocks_text
+    for version, (state, whole) in enumerate(sequence, start=2):
+        text = blocks_of(blocks_text, state)
+        texts.change(blocks, text, version)
+        workspace.analysis(model, hints_only=True)
+        if whole:
+            workspace.analysis(model)
+    assert whole_view(workspace.analysis(model)) == whole_view(fresh(folder, model_text, text))
