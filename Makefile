@@ -31,6 +31,7 @@ bench: $(STAMP)
 	$(PY) tools/bench_registry.py
 	$(PY) tools/bench_models.py
 	$(PY) tools/bench_fresh.py
+	$(PY) tools/bench_cold.py
 
 # a long editing session against the real server: answers equal a fresh server's, memory within 1.1x
 soak: $(STAMP)
