@@ -112,14 +112,13 @@ def test_a_moved_scopes_kept_evidence_points_at_its_new_lines(monkeypatch):
     text) after a line is typed above the entry's own scope: what was kept, moved, is what the stages
     make afresh."""
     made = []
-    signatures = ProgramChain.signatures
+    signatures = ProgramChain._from_normalised  # (every chain's signatures: made whole, or gone on from N1)
 
     def recorded(chain):
-        fns = signatures(chain)
-        made.append(sorted((fn.name, tuple(fn.dirs), repr(fn.reasons)) for fn in fns.values()
+        signatures(chain)
+        made.append(sorted((fn.name, tuple(fn.dirs), repr(fn.reasons)) for fn in chain.state.fns.values()
                            if fn.origin == "outlined"))
-        return fns
-    monkeypatch.setattr(ProgramChain, "signatures", recorded)
+    monkeypatch.setattr(ProgramChain, "_from_normalised", recorded)
     workspace, texts, _ = _analysis(PROGRAM)
     pad = "    pad = pl.create_tensor([N], dtype=pl.FP32)\n"
     above = PROGRAM.replace("    y = square_into(mid, y)\n", "    y = square_into(mid, y)\n" + pad)

@@ -120,8 +120,10 @@ class ProgramChain:
             return self.state.fns
         state, registry, users, analysed = self.state, self.registry, self.users, self.analysed
         helpers_done = self.phase == 1
+        constants = {}
         for fn in analysed:  # before N1: the compiler folds a function's own constants, not an inlined helper's
-            state.constant_vars |= constant_vars(fn.body)
+            constants[fn.key] = constant_vars(fn.body)
+            state.constant_vars |= constants[fn.key]
         for fn in analysed:  # N1
             preempt.check()  # (between the stages of a program, and in N1 at each expansion: preempt.py)
             fn.body = normalise(fn.body, self._inline_of, params_of=self._params_of)
@@ -137,7 +139,7 @@ class ProgramChain:
                 if not all(_same(self._returns_of(call), returns) for call, returns in asked[fn.key]):
                     fn.types = _infer(fn, registry, self._returns_of, asked)
         self.declared = {fn.key: fn.body for fn in analysed}
-        self.normalised: Optional[Normalised] = Normalised(self)
+        self.normalised = Normalised(self, constants)
         self._from_normalised()
         return state.fns
 
@@ -173,6 +175,62 @@ class ProgramChain:
         chain.declared = {fn.key: fn.body for fn in chain.analysed}
         chain.asked = {}
         chain.normalised = normalised
+        chain.phase = 1
+        preempt.check()
+        chain._from_normalised()
+        return chain
+
+    @classmethod
+    def partly_resumed(cls, normalised: "Normalised", functions: list[ir.Function], registry: Registry,
+                       external: Callable[[ir.CalleeRef], Optional[Fn]], answers=None) -> Optional["ProgramChain"]:
+        """A chain of `functions` that goes on from another's (`normalised`) where only functions no
+        other one expands changed their text (a kernel's `pl.Out` made `pl.InOut` in the file of its
+        caller): those run N1 and the types again, as signatures() would, the others are as N1 and
+        the types left them. None if any other changed, or a changed one's shape (its parameters and
+        returned types, what the others' N1 and types read of it) is not the same."""
+        if registry is not normalised.registry:
+            return None
+        chain = cls(normalised.name, functions, registry, external, answers)
+        old = {fn.key: fn for fn in normalised.fns}
+        fresh = chain.state.fns
+        if list(old) != list(fresh):
+            return None
+        changed = {key for key, fn in fresh.items() if fn.source is None or old[key].source is None
+                   or fn.source.digest != old[key].source.digest}
+        if not changed or any(fresh[key].kind is Kind.INLINE or old[key].kind is Kind.INLINE for key in changed):
+            return None
+        state = chain.state
+        state.fns = {key: fn if key in changed else _copy(old[key]) for key, fn in fresh.items()}
+        chain.users = list(state.fns.values())
+        chain.analysed = [fn for fn in chain.users if fn.kind is not Kind.INLINE]
+        chain.homes = dict(normalised.homes)
+        constants = {fn.key: normalised.constants.get(fn.key, frozenset()) if fn.key not in changed
+                     else constant_vars(fn.body) for fn in chain.analysed}
+        state.constant_vars = set().union(*constants.values())
+        mine = [state.fns[key] for key in fresh if key in changed]
+        for fn in mine:  # N1
+            preempt.check()
+            fn.body = normalise(fn.body, chain._inline_of, params_of=chain._params_of)
+
+        def as_declared(call: ir.UserCall):  # (the first round of types reads the program's returns as declared)
+            callee = state.callee(call)
+            if callee is None:
+                return None
+            return callee.source.returns if state.fns.get(callee.key) is callee and callee.source is not None \
+                else callee.returns
+        asked = chain.asked
+        for fn in mine:
+            fn.types = _infer(fn, registry, as_declared, asked)
+        if any(not (fn.source.returns if fn.source is not None else fn.returns) for fn in chain.users):
+            for fn in mine:
+                fn.returns = fn.returns or _returned_types(fn)
+            for fn in mine:  # again where a callee's returns changed, as signatures() does
+                if not all(_same(chain._returns_of(call), returns) for call, returns in asked[fn.key]):
+                    fn.types = _infer(fn, registry, chain._returns_of, asked)
+        if any(_shape(fn) != _shape(old[fn.key]) for fn in mine):
+            return None
+        chain.declared = {fn.key: fn.body for fn in chain.analysed}
+        chain.normalised = Normalised(chain, constants)
         chain.phase = 1
         preempt.check()
         chain._from_normalised()
@@ -223,11 +281,19 @@ class Normalised:
     """A chain's functions as N1 and the types left them, before outlining: what a signature edit
     elsewhere (a direction, not a shape) leaves the same."""
 
-    def __init__(self, chain: "ProgramChain"):
+    def __init__(self, chain: "ProgramChain", constants: dict):
         self.name, self.registry = chain.name, chain.registry
         self.fns = [_copy(fn) for fn in chain.users]
         self.constant_vars = frozenset(chain.state.constant_vars)
+        self.constants = constants  # each analysed function's own (pipeline.outline.constant_vars, before N1)
         self.homes = dict(chain.homes)
+
+
+def _shape(fn: Fn) -> tuple:
+    """What the other functions' N1 and types read of `fn`: its kind, its parameters, its returned
+    types as declared and as found."""
+    return (fn.kind, tuple((p.name, p.type, p.span) for p in fn.params), tuple(fn.returns),
+            tuple(fn.source.returns) if fn.source is not None else None)
 
 
 def _copy(fn: Fn) -> Fn:

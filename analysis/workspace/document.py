@@ -421,7 +421,7 @@ class DocumentAnalyzer:
             chain = pending[0]  # the chain this document's LightSummary ran as far as the signatures: go on from there
             chain.state.external = external
         else:
-            chain = self._resumed(made_from, key, external)
+            chain = self._resumed(made_from, key, external, lowered, registry)
             if chain is None:
                 chain = ProgramChain(program.name, lowered, registry, external, self.caches.scopes)
                 chain.signatures()
@@ -439,17 +439,21 @@ class DocumentAnalyzer:
         self.caches.programs.put(key, (result, read, tuple(chain.state.scope_keys)), size)
         return result, (key, frozenset(read.items())), None, None
 
-    def _resumed(self, made_from: tuple, key: tuple, external) -> Optional[ProgramChain]:
-        """The chain of the same functions as the document's last one, gone on from where N1 and the types
-        left it, if the externals it read have the same shapes (only their directions changed: a
-        `pl.Out` made `pl.InOut` in a kernel's file changes no expansion and no type), else None."""
+    def _resumed(self, made_from: tuple, key: tuple, external, lowered: list, registry: Registry) \
+            -> Optional[ProgramChain]:
+        """The chain gone on from where N1 and the types left the document's last one, if the externals
+        it read have the same shapes (only their directions changed: a `pl.Out` made `pl.InOut` in a
+        kernel's file changes no expansion and no type): of the same functions, or of functions of which
+        only some no other expands changed (ProgramChain.partly_resumed). Else None."""
         found = self.caches.normalised.get(made_from)
-        if found is None or found[0] != key:
+        if found is None or found[0][0] != key[0]:
             return None
-        _, shapes, normalised = found
+        old_key, shapes, normalised = found
         if not all(shape_token(external(ref)) == token for ref, token in shapes.items()):
             return None
-        return ProgramChain.resumed(normalised, external, self.caches.scopes)
+        if old_key == key:
+            return ProgramChain.resumed(normalised, external, self.caches.scopes)
+        return ProgramChain.partly_resumed(normalised, lowered, registry, external, self.caches.scopes)
 
     def _hold_scopes(self, hit: tuple) -> None:
         """A program result used again uses its scopes' answers again (pipeline/scope_keys.py): so they
