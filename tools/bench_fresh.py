@@ -19,7 +19,8 @@ For each, the server runs over stdio with the editor's default settings, and:
 - `signature_at_caller` (families): blocks.py's kernel `scale_tile(dst: pl.Out[...])` made
   `pl.InOut[` and back, both files open; the caller's viewport (model.py) is asked every 10 ms
   until its hint for that argument shows the new direction, and whether the server asked the
-  editor to refresh the hints of the document it did not edit (`refresh`);
+  editor to refresh the hints of the document it did not edit (`refresh`); then the same for
+  model.py's own kernel `gate_0` at its call in model.py (`signature_in_file`);
 - `scope_write_lens` (families): `pl.write(src, [0, 0], 0.0)` added to a scope that only read
   `src`, then removed; the document's code lenses are asked once, which answer with the newest
   text's analysis: until the scope's lens names the capture written (and back).
@@ -160,39 +161,52 @@ def _direction(hints: list, line: int, param: str) -> str:
 
 
 def signature_at_caller(folder: Path, rounds: int) -> dict:
+    """blocks.py's kernel `scale_tile` seen at its call in model.py (another open file), then model.py's
+    own kernel `gate_0` seen at its call in model.py (the same file)."""
     session = Session(folder, FULL)
     try:
         blocks, blocks_text = session.open(folder / "blocks.py")
         model, model_text = session.open(folder / "model.py")
-        model_lines = model_text.split("\n")
-        call = next(i for i, line in enumerate(model_lines) if re.search(r"= scale_tile\(", line))
         session.client.request("textDocument/inlayHint", {"textDocument": {"uri": model}, "range": whole(model_text)})
-        block_lines = blocks_text.split("\n")
-        header = next(i for i, ln in enumerate(block_lines) if ln.startswith("def scale_tile("))
-        line = next(i for i in range(header, len(block_lines)) if block_lines[i].strip().startswith("dst: pl.Out["))
-        col = blocks_text.split("\n")[line].index("pl.Out[") + len("pl.")
-        times, refreshed = [], 0
-        for r in range(rounds):
-            before = _direction(session.hints(model, call, call + 1), call, "dst")
-            refreshes = session.client.answered[REFRESH]
-            started = time.perf_counter()
-            if r % 2 == 0:
-                session.change(blocks, line, col, line, col + len("Out"), "InOut")
-            else:
-                session.change(blocks, line, col, line, col + len("InOut"), "Out")
-            while _direction(session.hints(model, call, call + 1), call, "dst") == before:
-                if time.perf_counter() - started > 30:
-                    raise SystemExit("the caller's hint never changed")
-                time.sleep(0.01)
-            times.append(time.perf_counter() - started)
+        times, refreshed = _flips(session, blocks, blocks_text, "scale_tile", model, model_text, rounds)
+        in_file, _ = _flips(session, model, model_text, "gate_0", model, model_text, rounds)
+        return {"signature_at_caller_median_ms": ms(statistics.median(times)), "signature_at_caller_max_ms": ms(max(times)),
+                "refreshed": f"{refreshed}/{rounds}", "signature_in_file_median_ms": ms(statistics.median(in_file)),
+                "signature_in_file_max_ms": ms(max(in_file))}
+    finally:
+        session.close()
+
+
+def _flips(session: Session, kernel_uri: str, kernel_text: str, kernel: str, caller_uri: str, caller_text: str,
+           rounds: int) -> tuple[list, int]:
+    """`kernel`'s `dst: pl.Out[` made `pl.InOut[` and back, `rounds` times: the seconds until the caller's
+    viewport shows the new direction at its call, and how often the editor was told to refresh."""
+    caller_lines = caller_text.split("\n")
+    call = next(i for i, line in enumerate(caller_lines) if re.search(rf"= {kernel}\(", line))
+    kernel_lines = kernel_text.split("\n")
+    header = next(i for i, ln in enumerate(kernel_lines) if ln.startswith(f"def {kernel}("))
+    line = next(i for i in range(header, len(kernel_lines)) if kernel_lines[i].strip().startswith("dst: pl.Out["))
+    col = kernel_lines[line].index("pl.Out[") + len("pl.")
+    times, refreshed = [], 0
+    for r in range(rounds):
+        before = _direction(session.hints(caller_uri, call, call + 1), call, "dst")
+        refreshes = session.client.answered[REFRESH]
+        started = time.perf_counter()
+        if r % 2 == 0:
+            session.change(kernel_uri, line, col, line, col + len("Out"), "InOut")
+        else:
+            session.change(kernel_uri, line, col, line, col + len("InOut"), "Out")
+        while _direction(session.hints(caller_uri, call, call + 1), call, "dst") == before:
+            if time.perf_counter() - started > 30:
+                raise SystemExit(f"the hint at {kernel}'s call never changed")
+            time.sleep(0.01)
+        times.append(time.perf_counter() - started)
+        if kernel_uri != caller_uri:  # (the edited document's own hints are asked again by the editor)
             deadline = time.perf_counter() + 2
             while session.client.answered[REFRESH] == refreshes and time.perf_counter() < deadline:
                 time.sleep(0.01)
             refreshed += session.client.answered[REFRESH] > refreshes
-        return {"signature_at_caller_median_ms": ms(statistics.median(times)), "signature_at_caller_max_ms": ms(max(times)),
-                "refreshed": f"{refreshed}/{rounds}"}
-    finally:
-        session.close()
+    return times, refreshed
 
 
 def scope_write_lens(folder: Path, rounds: int) -> dict:
@@ -252,11 +266,13 @@ def main(argv=None) -> int:
                ("edit_fresh_max_ms", "edit max"), ("blank_line_fresh_median_ms", "blank line p50"),
                ("keystroke_moved_p95_ms", "moved p95"),
                ("signature_at_caller_median_ms", "signature p50"), ("refreshed", "refreshed"),
+               ("signature_in_file_median_ms", "in file p50"),
                ("scope_write_lens_median_ms", "scope lens p50")]
     print("\nFreshness through LSP (ms). edit: an edit -> the whole document's fresh hints; blank line: the same "
           "for a blank line typed after a pause; moved: a keystroke's "
           "viewport meanwhile; signature: a kernel's pl.Out -> pl.InOut seen at its caller in another open file "
-          "(refreshed: the editor told to ask again); scope lens: a write added to a scope seen in its lens")
+          "(refreshed: the editor told to ask again), in file: the same for a kernel in its caller's file; "
+          "scope lens: a write added to a scope seen in its lens")
     print(f"{'shape':24}" + "".join(f"{title:>15}" for _, title in columns))
     for name, row in rows.items():
         print(f"{name:24}" + "".join(f"{str(row.get(key, '-')):>15}" for key, _ in columns))
