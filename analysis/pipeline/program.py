@@ -159,32 +159,11 @@ class ProgramChain:
         self.phase = 2
 
     @classmethod
-    def resumed(cls, normalised: "Normalised", external: Callable[[ir.CalleeRef], Optional[Fn]],
-                answers=None) -> "ProgramChain":
-        """A chain that goes on from another's functions as N1 and the types left them, for
-        externals whose shapes are those it read."""
-        chain = cls.__new__(cls)
-        chain.name, chain.registry = normalised.name, normalised.registry
-        chain.state = state = ProgramState(normalised.registry, external, answers)
-        for fn in normalised.fns:
-            state.add(_copy(fn))
-        state.constant_vars = set(normalised.constant_vars)
-        chain.users = list(state.fns.values())
-        chain.analysed = [fn for fn in chain.users if fn.kind is not Kind.INLINE]
-        chain.homes = dict(normalised.homes)
-        chain.declared = {fn.key: fn.body for fn in chain.analysed}
-        chain.asked = {}
-        chain.normalised = normalised
-        chain.phase = 1
-        preempt.check()
-        chain._from_normalised()
-        return chain
-
-    @classmethod
-    def partly_resumed(cls, normalised: "Normalised", functions: list[ir.Function], registry: Registry,
-                       external: Callable[[ir.CalleeRef], Optional[Fn]], answers=None) -> Optional["ProgramChain"]:
-        """A chain of `functions` that goes on from another's (`normalised`) where only functions no
-        other one expands changed their text (a kernel's `pl.Out` made `pl.InOut` in the file of its
+    def resumed(cls, normalised: "Normalised", functions: list[ir.Function], registry: Registry,
+                external: Callable[[ir.CalleeRef], Optional[Fn]], answers=None) -> Optional["ProgramChain"]:
+        """A chain of `functions` that goes on from another's (`normalised`, for externals whose shapes
+        are those it read), where none changed their text (another file's direction edit) or only
+        functions no other one expands did (a kernel's `pl.Out` made `pl.InOut` in the file of its
         caller): those run N1 and the types again, as signatures() would, the others are as N1 and
         the types left them. None if any other changed, or a changed one's shape (its parameters and
         returned types, what the others' N1 and types read of it) is not the same."""
@@ -197,7 +176,7 @@ class ProgramChain:
             return None
         changed = {key for key, fn in fresh.items() if fn.source is None or old[key].source is None
                    or fn.source.digest != old[key].source.digest}
-        if not changed or any(fresh[key].kind is Kind.INLINE or old[key].kind is Kind.INLINE for key in changed):
+        if any(fresh[key].kind is Kind.INLINE or old[key].kind is Kind.INLINE for key in changed):
             return None
         state = chain.state
         state.fns = {key: fn if key in changed else _copy(old[key]) for key, fn in fresh.items()}
@@ -284,7 +263,6 @@ class Normalised:
     def __init__(self, chain: "ProgramChain", constants: dict):
         self.name, self.registry = chain.name, chain.registry
         self.fns = [_copy(fn) for fn in chain.users]
-        self.constant_vars = frozenset(chain.state.constant_vars)
         self.constants = constants  # each analysed function's own (pipeline.outline.constant_vars, before N1)
         self.homes = dict(chain.homes)
 

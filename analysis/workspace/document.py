@@ -444,16 +444,14 @@ class DocumentAnalyzer:
         """The chain gone on from where N1 and the types left the document's last one, if the externals
         it read have the same shapes (only their directions changed: a `pl.Out` made `pl.InOut` in a
         kernel's file changes no expansion and no type): of the same functions, or of functions of which
-        only some no other expands changed (ProgramChain.partly_resumed). Else None."""
+        only some no other expands changed (ProgramChain.resumed). Else None."""
         found = self.caches.normalised.get(made_from)
         if found is None or found[0][0] != key[0]:
             return None
-        old_key, shapes, normalised = found
+        _, shapes, normalised = found
         if not all(shape_token(external(ref)) == token for ref, token in shapes.items()):
             return None
-        if old_key == key:
-            return ProgramChain.resumed(normalised, external, self.caches.scopes)
-        return ProgramChain.partly_resumed(normalised, lowered, registry, external, self.caches.scopes)
+        return ProgramChain.resumed(normalised, lowered, registry, external, self.caches.scopes)
 
     def _hold_scopes(self, hit: tuple) -> None:
         """A program result used again uses its scopes' answers again (pipeline/scope_keys.py): so they
