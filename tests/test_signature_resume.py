@@ -89,16 +89,24 @@ def test_a_kernels_direction_edit_goes_on_from_the_callers_n1_and_equals_a_new_w
     assert directions_of(whole, "scale_tile") != before  # the caller's hints show the new direction
 
 
-def test_an_inline_helpers_edit_expands_again(family, expansions):
+@pytest.mark.parametrize("edited_file", ["blocks.py", "model.py"])
+def test_an_inline_helpers_edit_expands_again(family, expansions, edited_file):
+    """In the caller's file (local_mix) or another (norm_then_exp), each changed in place: no other
+    line moves."""
     folder, model_text, blocks_text = family
     workspace, texts, model, blocks = open_both(folder, model_text, blocks_text)
-    edited = blocks_text.replace(_HELPER_LINE, _HELPER_STORES_SRC, 1)  # (in place: no other line moves)
-    assert edited != blocks_text
-    texts.change(blocks, edited, 2)
+    if edited_file == "blocks.py":
+        uri, edited = blocks, blocks_text.replace(_HELPER_LINE, _HELPER_STORES_SRC, 1)
+        texts_after = (model_text, edited)
+    else:
+        uri, edited = model, model_text.replace(_LOCAL_HELPER_OP, _LOCAL_HELPER_OTHER_OP, 1)
+        texts_after = (edited, blocks_text)
+    assert edited not in (model_text, blocks_text)
+    texts.change(uri, edited, 2)
     expansions.clear()
     whole = workspace.analysis(model)
     assert of_model(expansions)
-    assert whole_view(whole) == whole_view(fresh(folder, model_text, edited))
+    assert whole_view(whole) == whole_view(fresh(folder, *texts_after))
 
 
 def test_a_file_no_editor_has_open_keeps_no_n1(family):
@@ -169,18 +177,6 @@ def test_a_kernels_direction_edit_in_the_callers_file_runs_n1_for_that_kernel_on
     assert hints.calls == whole.calls
     assert whole_view(whole) == whole_view(fresh(folder, edited, blocks_text))
     assert directions_of(whole, "gate_0") != before
-
-
-def test_an_inline_helpers_edit_in_the_callers_file_expands_again(family, expansions):
-    folder, model_text, blocks_text = family
-    workspace, texts, model, _ = open_both(folder, model_text, blocks_text)
-    edited = model_text.replace(_LOCAL_HELPER_OP, _LOCAL_HELPER_OTHER_OP, 1)
-    assert edited != model_text
-    texts.change(model, edited, 2)
-    expansions.clear()
-    whole = workspace.analysis(model)
-    assert of_model(expansions)
-    assert whole_view(whole) == whole_view(fresh(folder, edited, blocks_text))
 
 
 def test_a_kernel_whose_returned_type_changes_in_the_callers_file_makes_the_callers_types_again(family):
