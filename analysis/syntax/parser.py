@@ -13,7 +13,7 @@ from typing import Iterator, Optional
 
 from lark import Lark, Token, Transformer
 from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
-from lark.parse_tree_builder import ExpandSingleChild
+from lark.parse_tree_builder import ChildFilter, ChildFilterLALR, ChildFilterLALR_NoPlaceholders, ExpandSingleChild
 
 from ..lark_cache import cache_file
 from . import nodes as n
@@ -607,9 +607,10 @@ class _Driver:
         table, callbacks = inner.parse_table, inner.callbacks
         if any(isinstance(key, str) for key in callbacks):
             raise ValueError("terminal callbacks are not supported")
+        transformer = lark.options.transformer
         # per state: token or rule name -> the next state (shift, goto) or (length, callback, name)
         self.states = {
-            state: {name: arg if action is Shift else _reduction(arg, callbacks[arg])
+            state: {name: arg if action is Shift else _reduction(arg, callbacks[arg], transformer)
                     for name, (action, arg) in actions.items()}
             for state, actions in table.states.items()}
         self.start = table.start_states["file_input"]
@@ -650,14 +651,65 @@ class _Driver:
         raise AssertionError("the parse did not end")
 
 
-def _reduction(rule, callback) -> tuple:
+def _reduction(rule, callback, transformer) -> tuple:
     """(length, callback, rule name); the callback None where it would return its one child (a
     `?rule` of one symbol reduces that way most often: 53,000 of the 167,000 reductions of
     prefill_cp_csa.py's pieces)."""
     size = len(rule.expansion)
     if size == 1 and type(callback) is ExpandSingleChild:
         return 1, None, rule.origin.name
-    return size, callback, rule.origin.name
+    return size, _without_trees(rule, callback, transformer), rule.origin.name
+
+
+def _without_trees(rule, callback, transformer):
+    """lark's callback of `rule`, except that an inlined `_rule` (no method of ours: lark makes it a
+    Tree, which its parent's child filter opens) is the list of its children, which the parent's
+    filter (ours then) takes in. 39,000 of the reductions of prefill_cp_csa.py's units built a Tree
+    through four calls, only to be opened: 8% of their parse."""
+    name = rule.alias or rule.origin.name
+    inlined = name.startswith("_") and getattr(transformer, name, None) is None
+    if type(callback) is ChildFilterLALR:
+        builder = None if inlined else callback.node_builder
+        if inlined and type(builder) is ExpandSingleChild:
+            raise ValueError(f"an inlined ?{name} is not supported")
+        return _child_filter(callback.to_include, callback.append_none, builder)
+    if type(callback) is ChildFilterLALR_NoPlaceholders:
+        builder = None if inlined else callback.node_builder
+        if inlined and type(builder) is ExpandSingleChild:
+            raise ValueError(f"an inlined ?{name} is not supported")
+        return _child_filter([(i, to_expand, 0) for i, to_expand in callback.to_include], 0, builder)
+    if isinstance(callback, ChildFilter):
+        raise ValueError(f"{type(callback).__name__} is not supported")
+    if inlined:
+        if type(callback) is ExpandSingleChild:
+            raise ValueError(f"an inlined ?{name} is not supported")
+        return _as_is
+    return callback
+
+
+def _as_is(children: list) -> list:
+    return children
+
+
+def _child_filter(to_include, append_none: int, builder):
+    """lark's ChildFilterLALR (the kept children, a None for each empty optional, an inlined rule's
+    children in its place), where an inlined rule's value is its children's list (_without_trees)."""
+    def run(children: list):
+        filtered: list = []
+        for i, to_expand, add_none in to_include:
+            if add_none:
+                filtered += [None] * add_none
+            if to_expand:
+                if filtered:
+                    filtered += children[i]
+                else:  # (left recursion: the list grows in place)
+                    filtered = children[i]
+            else:
+                filtered.append(children[i])
+        if append_none:
+            filtered += [None] * append_none
+        return filtered if builder is None else builder(filtered)
+    return run
 
 
 def _ended(tokens: Iterator[Token]) -> Iterator[Token]:
