@@ -188,6 +188,56 @@ def test_a_deps_entry_the_analysis_cannot_resolve_may_order_anything(tmp_path):
     assert graph["tasks"][hazard["second"]]["line"] == _line_of(path, "pl.submit(self.bump, k)")
 
 
+NESTED_IFS = """import pypto.language as pl
+
+
+@pl.program
+class NestedIfs:
+    @pl.function(type=pl.FunctionType.InCore)
+    def fill(self, src: pl.Tensor[[16, 64], pl.FP32],
+             dst: pl.Out[pl.Tensor[[16, 64], pl.FP32]]) -> pl.Tensor[[16, 64], pl.FP32]:
+        t = pl.load(src, [0, 0], [16, 64])
+        dst = pl.store(t, [0, 0], dst)
+        return dst
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def main(self, x: pl.Tensor[[16, 64], pl.FP32], flag: pl.Scalar[pl.INT32]) -> pl.Tensor[[16, 64], pl.FP32]:
+        e = pl.create_tensor([16, 64], dtype=pl.FP32)
+        e = self.fill(x, e)  # first writer
+        if flag > 0:
+            if flag > 1:
+                v = self.fill(x, e[0:8, :])  # inner writer
+            o = pl.create_tensor([16, 64], dtype=pl.FP32)
+            o = self.fill(e, o)  # then reader
+        else:
+            p = pl.create_tensor([16, 64], dtype=pl.FP32)
+            p = self.fill(e, p)  # else reader
+        q = pl.create_tensor([16, 64], dtype=pl.FP32)
+        q = self.fill(e, q)  # after reader
+        return q
+"""
+
+
+def test_an_if_arm_sees_only_the_writers_on_its_own_path(tmp_path):
+    """G6 inserts an OutputExisting entry without a lookup (here into a slice of a buffer written
+    before the ifs), in place where it can: the inner if's writer, inside the outer then-arm,
+    reaches that arm's reader and the reader after both ifs, never the outer else-arm's (each arm
+    starts from the map as it was before its if, whose lists the arms share until one changes them)."""
+    path = tmp_path / "nested_ifs.py"
+    path.write_text(NESTED_IFS, encoding="utf-8")
+    proc = _lens("graph", f"{path}:main", "--format", "json", "--information")
+    assert proc.returncode == 0, proc.stderr
+    (graph,) = json.loads(proc.stdout)
+    task = {comment: next(t["id"] for t in graph["tasks"] if t["line"] == _line_of(path, f"# {comment}"))
+            for comment in ("first writer", "inner writer", "then reader", "else reader", "after reader")}
+
+    def writers_of(reader: str) -> set:
+        return {e["from"] for e in graph["edges"] if e["to"] == task[reader] and e["buffer"] == "e"}
+    assert writers_of("then reader") == {task["first writer"], task["inner writer"]}
+    assert writers_of("else reader") == {task["first writer"]}
+    assert writers_of("after reader") == {task["first writer"], task["inner writer"]}
+
+
 def test_graph_of_a_missing_function_is_a_usage_error():
     proc = _lens("graph", f"{Z1}:nowhere")
     assert proc.returncode == 2 and "no orchestration-like function named nowhere" in proc.stderr
