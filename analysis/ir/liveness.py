@@ -35,10 +35,21 @@ _EMPTY: frozenset = frozenset()
 
 
 def names_in(node: Optional[s.Node]) -> frozenset:
-    """Every name `node` mentions (a read, for liveness)."""
+    """Every name `node` mentions (a read, for liveness). In no order, so not through s.walk, whose
+    source order it does not need: 15 -> 8.5 ms over prefill_cp_csa.py's statements."""
     if node is None:
         return _EMPTY
-    return frozenset(n.id for n in s.walk(node) if isinstance(n, s.Name))
+    found, stack = set(), [node]
+    while stack:
+        item = stack.pop()
+        kind = type(item)
+        if kind is s.Name:
+            found.add(item.id)
+        elif kind is list or kind is tuple:
+            stack.extend(item)
+        elif isinstance(item, s.Node):
+            stack.extend(getattr(item, name) for name in item._fields)
+    return frozenset(found)
 
 
 def _bound(target: s.Node) -> frozenset:
