@@ -668,23 +668,18 @@ def _without_trees(rule, callback, transformer):
     through four calls, only to be opened: 8% of their parse."""
     name = rule.alias or rule.origin.name
     inlined = name.startswith("_") and getattr(transformer, name, None) is None
-    if type(callback) is ChildFilterLALR:
-        builder = None if inlined else callback.node_builder
-        if inlined and type(builder) is ExpandSingleChild:
-            raise ValueError(f"an inlined ?{name} is not supported")
-        return _child_filter(callback.to_include, callback.append_none, builder)
-    if type(callback) is ChildFilterLALR_NoPlaceholders:
-        builder = None if inlined else callback.node_builder
-        if inlined and type(builder) is ExpandSingleChild:
-            raise ValueError(f"an inlined ?{name} is not supported")
-        return _child_filter([(i, to_expand, 0) for i, to_expand in callback.to_include], 0, builder)
-    if isinstance(callback, ChildFilter):
+    filtered = type(callback) in (ChildFilterLALR, ChildFilterLALR_NoPlaceholders)
+    if isinstance(callback, ChildFilter) and not filtered:
         raise ValueError(f"{type(callback).__name__} is not supported")
-    if inlined:
-        if type(callback) is ExpandSingleChild:
-            raise ValueError(f"an inlined ?{name} is not supported")
-        return _as_is
-    return callback
+    if inlined and type(callback.node_builder if filtered else callback) is ExpandSingleChild:
+        raise ValueError(f"an inlined ?{name} is not supported")
+    if not filtered:
+        return _as_is if inlined else callback
+    if type(callback) is ChildFilterLALR:
+        to_include, append_none = callback.to_include, callback.append_none
+    else:  # (a rule without optional parts: no Nones to place)
+        to_include, append_none = [(i, to_expand, 0) for i, to_expand in callback.to_include], 0
+    return _child_filter(to_include, append_none, None if inlined else callback.node_builder)
 
 
 def _as_is(children: list) -> list:
