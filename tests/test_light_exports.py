@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from pypto_lens.ir.nodes import Kind
 from pypto_lens.pipeline import program
 from pypto_lens.workspace.documents import path_to_uri
 from pypto_lens.workspace.workspace import Workspace
@@ -260,3 +261,26 @@ def test_a_dropped_light_summary_is_freed_at_once(tmp_path):
         assert gone() is None
     finally:
         gc.enable()
+
+
+def test_an_analysis_copies_a_function_for_other_files_only_when_one_reads_it(tmp_path):
+    """The analysis's exports (workspace.ExportedFunctions) make a function's copy for importers (an
+    inline helper's whole body, homed) when an importer first reads it; what the helper file lends and
+    borrows is read from the functions as lowered, and is what the copies would say."""
+    from pypto_lens.workspace import helper_callers
+    uris = family(tmp_path)
+    workspace = Workspace([tmp_path])
+    workspace.analysis(uris["blocks.py"])
+    exports = workspace.exports(uris["blocks.py"])
+    assert exports.functions.made == {}  # (the file's own analysis, and what it lends, copied nothing)
+    assert helper_callers.inline_helpers(exports) == {"doubled": BLOCKS.split("\n").index("@pl.jit.inline")}
+    copies = {name: exports.functions[name] for name in exports.functions}  # every copy, as importers read them
+    assert helper_callers.inline_helpers(exports) == {
+        name: fn.home[1] for name, fn in copies.items()
+        if fn.kind is Kind.INLINE and helper_callers._has_scope(fn.body)}
+    assert workspace.callers(uris["blocks.py"]) == sorted([uris["model.py"], uris["twice.py"]])
+
+    fresh = Workspace([tmp_path])
+    fresh.analysis(uris["blocks.py"])
+    fresh.analysis(uris["twice.py"])  # expands doubled: reads its copy, and no other
+    assert set(fresh.exports(uris["blocks.py"]).functions.made) == {"doubled"}

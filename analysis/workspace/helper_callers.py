@@ -245,8 +245,19 @@ def lent_to(analysis: Optional[DocumentAnalysis]) -> tuple[str, ...]:
 
 def inline_helpers(exports) -> dict[str, int]:
     """The file's inline helpers that hold an outlined scope (whose headers their callers lend), with their offsets."""
-    return {name: fn.home[1] for name, fn in exports.functions.items()
-            if fn.kind is Kind.INLINE and fn.home is not None and _has_scope(fn.body)}
+    return {name: offset for name, fn, offset in _own_functions(exports)
+            if fn.kind is Kind.INLINE and _has_scope(fn.body)}
+
+
+def _own_functions(exports) -> list:
+    """(name, function, first line) of the file's pl functions: as its analysis lowered them where its
+    exports keep them (workspace.ExportedFunctions: their copies for other files, made when those read
+    them, have the same scopes and calls), else the exports' own."""
+    functions = exports.functions
+    lowered = getattr(functions, "lowered", None)
+    if lowered is not None:
+        return [(name, fn, functions.offsets.get(name, 0)) for name, fn in sorted(lowered.items())]
+    return [(name, fn, fn.home[1]) for name, fn in functions.items() if fn.home is not None]
 
 
 def callers(workspace, uri: str, exports, open_only: bool = False) -> list[str]:
@@ -262,11 +273,11 @@ def _reaching(exports, helpers: dict) -> dict:
     changed = True
     while changed:
         changed = False
-        for name, fn in exports.functions.items():
-            if name not in found and fn.kind is Kind.INLINE and fn.home is not None and any(
+        for name, fn, offset in _own_functions(exports):
+            if name not in found and fn.kind is Kind.INLINE and any(
                     isinstance(st, ir.Assign) and isinstance(st.value, ir.UserCall) and st.value.callee.name in found
                     for st in ir.walk_stmts(fn.body)):
-                found[name] = fn.home[1]
+                found[name] = offset
                 changed = True
     return found
 
