@@ -42,7 +42,7 @@ class ModuleContext:
     constants: dict[str, Any] = field(default_factory=dict)
     # dotted path -> canonical(): a pl.unroll lowers its body's calls once per iteration (40,000 calls of
     # qwen3_14b's prefill_fwd_a8w8.py); the aliases they depend on change only in add_import
-    _canonical_of: dict = field(default_factory=dict, repr=False, compare=False)
+    _canonical_of: dict = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def add_import(self, stmt: n.Node) -> None:
         self._canonical_of.clear()

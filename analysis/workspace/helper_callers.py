@@ -250,14 +250,11 @@ def inline_helpers(exports) -> dict[str, int]:
 
 
 def _own_functions(exports) -> list:
-    """(name, function, first line) of the file's pl functions: as its analysis lowered them where its
-    exports keep them (workspace.ExportedFunctions: their copies for other files, made when those read
-    them, have the same scopes and calls), else the exports' own."""
+    """(name, function, first line) of the file's pl functions as its analysis lowered them (an
+    analysis's exports, workspace.ExportedFunctions: their copies for other files, made when those
+    read them, have the same scopes and calls)."""
     functions = exports.functions
-    lowered = getattr(functions, "lowered", None)
-    if lowered is not None:
-        return [(name, fn, functions.offsets.get(name, 0)) for name, fn in sorted(lowered.items())]
-    return [(name, fn, fn.home[1]) for name, fn in functions.items() if fn.home is not None]
+    return [(name, fn, functions.offsets.get(name, 0)) for name, fn in sorted(functions.lowered.items())]
 
 
 def callers(workspace, uri: str, exports, open_only: bool = False) -> list[str]:
