@@ -12,6 +12,10 @@ For each, the server runs over stdio with the editor's default settings, and:
 - `edit_fresh`: a statement (`_edit_probe = 0`) inserted, then deleted, in the middle of the
   file's biggest function; after each edit the whole document's hints, which the server answers
   with the analysis of the newest text (median and max over the rounds);
+- `novel_edit_fresh`: an edit that means something and was never seen before: the probe line's own
+  call under a new name each round (`_edit_probe_3 = pl.read(...)`), which replaces the last
+  round's; nothing of an earlier identical text can answer it, as when a user types code (the
+  alternating `_edit_probe = 0` comes back to texts analysed before, and assigns a constant);
 - `blank_line_fresh`: a blank line typed there and deleted, each after a pause: the whole document's
   hints, which come from the last result placed where its lines are now (workspace/moved_lines.py);
 - `keystroke_moved`: what typing costs meanwhile, a viewport's hints right after a keystroke in
@@ -127,6 +131,18 @@ def edit_fresh(path: Path, root: Path, rounds: int) -> dict:
                 current = text
             session.client.request("textDocument/inlayHint", {"textDocument": {"uri": uri}, "range": whole(current)})
             fresh.append(time.perf_counter() - started)
+        novel = []  # the probe line's call under a new name each round, replacing the last round's line
+        indent = re.match(r"\s*", lines[at]).group(0)
+        assigned = re.match(r"\s*\w+ = (.*)$", lines[at])  # (probe_line's fallback may be no assignment)
+        for r in range(rounds):
+            statement = f"{indent}_edit_probe_{r} = {assigned.group(1) if assigned else r}\n"
+            started = time.perf_counter()
+            session.change(uri, at + 1, 0, at + 1 if r == 0 else at + 2, 0, statement)
+            current = "\n".join(lines[:at + 1]) + "\n" + statement + "\n".join(lines[at + 1:])
+            session.client.request("textDocument/inlayHint", {"textDocument": {"uri": uri}, "range": whole(current)})
+            novel.append(time.perf_counter() - started)
+        session.change(uri, at + 1, 0, at + 2, 0, "")  # (back to the file's text)
+        current = text
         blank = []  # a blank line typed and deleted there, after a pause (the last result moved: moved_lines.py)
         for r in range(rounds):
             time.sleep(0.3)
@@ -146,7 +162,8 @@ def edit_fresh(path: Path, root: Path, rounds: int) -> dict:
             session.hints(uri, max(0, at - 30), at + 30)
             moved.append(time.perf_counter() - started)
         return {"lines": len(lines), "cold_ms": ms(cold), "edit_fresh_median_ms": ms(statistics.median(fresh)),
-                "edit_fresh_max_ms": ms(max(fresh)), "blank_line_fresh_median_ms": ms(statistics.median(blank)),
+                "edit_fresh_max_ms": ms(max(fresh)), "novel_edit_fresh_median_ms": ms(statistics.median(novel)),
+                "novel_edit_fresh_max_ms": ms(max(novel)), "blank_line_fresh_median_ms": ms(statistics.median(blank)),
                 "keystroke_moved_p95_ms": ms(sorted(moved)[int(0.95 * (len(moved) - 1))])}
     finally:
         session.close()
@@ -263,13 +280,15 @@ def main(argv=None) -> int:
         for path in files:
             rows[path.name] = edit_fresh(path.resolve(), path.resolve().parent, args.rounds)
     columns = [("lines", "lines"), ("cold_ms", "cold"), ("edit_fresh_median_ms", "edit p50"),
-               ("edit_fresh_max_ms", "edit max"), ("blank_line_fresh_median_ms", "blank line p50"),
+               ("edit_fresh_max_ms", "edit max"), ("novel_edit_fresh_median_ms", "novel p50"),
+               ("novel_edit_fresh_max_ms", "novel max"), ("blank_line_fresh_median_ms", "blank line p50"),
                ("keystroke_moved_p95_ms", "moved p95"),
                ("signature_at_caller_median_ms", "signature p50"), ("refreshed", "refreshed"),
                ("signature_in_file_median_ms", "in file p50"),
                ("scope_write_lens_median_ms", "scope lens p50")]
-    print("\nFreshness through LSP (ms). edit: an edit -> the whole document's fresh hints; blank line: the same "
-          "for a blank line typed after a pause; moved: a keystroke's "
+    print("\nFreshness through LSP (ms). edit: an edit -> the whole document's fresh hints; novel: the same for "
+          "a new operator call each round; blank line: the same for a blank line typed after a pause; "
+          "moved: a keystroke's "
           "viewport meanwhile; signature: a kernel's pl.Out -> pl.InOut seen at its caller in another open file "
           "(refreshed: the editor told to ask again), in file: the same for a kernel in its caller's file; "
           "scope lens: a write added to a scope seen in its lens")
