@@ -217,11 +217,11 @@ def _tree(x):
 
 
 def _by_lark(text: str):
-    """parse_unit with lark's own LALR loop instead of the driver."""
+    """parse_unit with lark's own LALR loop (neither the driver nor the fast path of plain Python)."""
     driver = parser._local.__dict__.get("driver")
     parser._local.driver = parser._parser()  # Lark.parse(text), as the driver's parse(text)
     try:
-        return parse_unit(text)
+        return parser.parse_unit_with_lark(text)
     finally:
         parser._local.driver = driver
 

@@ -115,3 +115,39 @@ class PythonLexer(Lexer):
             else:
                 yield token(kind_name, value, pos, line, column, line, column + (new_pos - pos), new_pos)
             pos = new_pos
+
+
+def string_lexemes(text: str) -> list[str]:
+    """The string literals `text` is made of, each as written (prefix and quotes kept), if it holds
+    nothing else but blanks and line breaks between them; else []."""
+    out: list[str] = []
+    pos, end = 0, len(text)
+    while pos < end:
+        m = _LEXEME.match(text, pos)
+        if m is None:
+            if _BLANKS.match(text, pos).end() == end:
+                break
+            return []
+        kind = m.lastgroup
+        if kind in ("str", "long"):
+            out.append(m.group(kind))
+        elif kind not in ("nl", "ws"):
+            return []
+        pos = m.end()
+    return out
+
+
+def number_value(text: str):
+    """A NUMBER lexeme's value (None where Python would not read it)."""
+    clean = text.replace("_", "")
+    lower = clean.lower()
+    try:
+        if lower.endswith("j"):
+            return complex(clean)
+        if lower.startswith(("0x", "0o", "0b")):
+            return int(clean, 0)
+        if any(c in lower for c in ".e"):
+            return float(clean)
+        return int(clean)
+    except ValueError:
+        return None

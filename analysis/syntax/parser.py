@@ -17,7 +17,8 @@ from lark.parse_tree_builder import ChildFilter, ChildFilterLALR, ChildFilterLAL
 
 from ..lark_cache import cache_file
 from . import nodes as n
-from .lexer import LexError, PythonLexer
+from .fast_parse import parse_clean
+from .lexer import LexError, PythonLexer, number_value
 from .nodes import Span
 
 GRAMMAR = Path(__file__).with_name("python_subset.lark")
@@ -330,7 +331,7 @@ class _ToTree(Transformer):
 
     def number(self, items):
         tok = items[0]
-        return n.Constant(_number(tok.value), _tokspan(tok))
+        return n.Constant(number_value(tok.value), _tokspan(tok))
 
     def string(self, items):
         return n.Str("".join(t.value for t in items), _span(items[0], items[-1]))
@@ -580,19 +581,6 @@ class _Pratt:
         return left
 
 
-def _number(text: str):
-    clean = text.replace("_", "")
-    lower = clean.lower()
-    try:
-        if lower.endswith("j"):
-            return complex(clean)
-        if lower.startswith(("0x", "0o", "0b")):
-            return int(clean, 0)
-        if any(c in lower for c in ".e"):
-            return float(clean)
-        return int(clean)
-    except ValueError:
-        return None
 
 
 class _Driver:
@@ -753,7 +741,16 @@ def _cache_path():
 
 
 def parse_unit(text: str) -> tuple[list[n.Stmt], Optional[SyntaxProblem]]:
-    """Parse `text` (one or more statements, possibly indented as a whole)."""
+    """Parse `text` (one or more statements, possibly indented as a whole): by Python's own parser
+    when it is plain Python that fast_parse.py converts (the same tree), else by lark."""
+    clean = parse_clean(text)
+    if clean is not None:
+        return clean, None
+    return parse_unit_with_lark(text)
+
+
+def parse_unit_with_lark(text: str) -> tuple[list[n.Stmt], Optional[SyntaxProblem]]:
+    """`parse_unit` by lark alone: what recovers from a syntax error, and what the fast path equals."""
     try:
         return _driver().parse(text), None
     except (IndentationProblem, LexError) as exc:
