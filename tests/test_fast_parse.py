@@ -55,12 +55,14 @@ TAKEN = [
     "x = 1_000 + 0x1F + 0o17 + 0b101 + 1e-3 + 1.5 + .5 + 2j", "x = ...", "x = None, True, False",
     "x = f(\n    a,\n    b=(c +\n       d),\n)", "x = a \\\n    + b", "x = -(a)", "x = not (a)",
     "print(a, *b, sep='')",
+    "x = [i * 2 for i in range(4) if i for j in y]", "x = {k: v for k, (v, w) in y}", "f(a for a in b)",
+    "x = sum((a for a in b), 0)", "x = {a for a in b}", "x = [(a, b) for a, b in c]",
+    "x = lambda: 0", "x = lambda a, /, b=1, *c, d, **e: a + b", "x = lambda *, a: a",
 ]
 
 DECLINED = [
-    "x = [i for i in y]", "x = {k: v for k, v in y}", "f(a for a in b)", "x = lambda a: a", "del x",
-    "global x", "async def f():\n    pass", "x = (y := 1)", "def f():\n    yield 1", "x = 'é'",
-    "if a:\n\tx = 1", "with (a as b, c as d):\n    pass", "x = a[*b]",
+    "del x", "global x", "async def f():\n    pass", "x = [a async for a in b]", "x = (y := 1)",
+    "def f():\n    yield 1", "x = 'é'", "if a:\n\tx = 1", "with (a as b, c as d):\n    pass", "x = a[*b]",
 ]
 
 
@@ -124,6 +126,9 @@ def _expressions(inner):
         st.tuples(inner, inner, inner).map(lambda t: f"{t[0]}[{t[1]}:{t[2]}, :]"),
         st.tuples(inner, inner, inner).map(lambda t: f"{t[0]} if {t[1]} else {t[2]}"),
         inner.map(lambda e: f"({e}).y"),
+        st.tuples(inner, inner, inner).map(lambda t: f"[{t[0]} for a, b in {t[1]} if {t[2]}]"),
+        st.tuples(inner, inner).map(lambda t: f"{{a: {t[0]} for a in {t[1]}}}"),
+        inner.map(lambda e: f"(lambda a, b=1: {e})"),
     )
 
 

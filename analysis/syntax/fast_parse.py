@@ -7,7 +7,7 @@ parses most of its text this way (issue 20: parsing was about 40% of the biggest
 opens). Everything else is lark's, as before: a unit Python rejects (a half-typed function, which
 lark recovers from), text that is not ASCII (ast counts columns in UTF-8 bytes, our spans in code
 points) or holds a tab or a form feed (indentation Python counts its own way), and any construct
-outside what is converted here (`_Decline`: comprehensions, lambdas, `del`, `global`, async, ...).
+outside what is converted here (`_Decline`: `del`, `global`, async, `:=`, `yield`, ...).
 An indented text (a method, one statement of a long function: syntax/pieces.py) is parsed without
 the indentation all its lines begin with, which is put back in the columns. So a unit gets lark's
 tree or this one, which equals it node for node and span for span (tests/test_fast_parse.py, and
@@ -43,6 +43,7 @@ _COMPARE = {ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: "
 
 _PLACELESS = {ast.Pass: n.Pass, ast.Break: n.Break, ast.Continue: n.Continue}  # (no place: the callbacks' too)
 _OWN_METHOD = {ast.With: "with_", ast.FunctionDef: "function", ast.ClassDef: "class_"}
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
 
 
 class _Decline(Exception):
@@ -172,29 +173,31 @@ class _Converter:
         returns = self.expr(st.returns) if st.returns is not None else None
         return n.FunctionDef(st.name, name_span, params, returns, self.block(st.body), decorators, name_span)
 
-    def params(self, a: ast.arguments) -> list:
+    def params(self, a: ast.arguments, lambda_: bool = False) -> list:
+        """In the order written, `/` and a bare `*` as parameters of their own."""
         out = []
         positional = a.posonlyargs + a.args
         defaults = [None] * (len(positional) - len(a.defaults)) + list(a.defaults)
         for k, arg in enumerate(positional):
-            out.append(self.param(arg, defaults[k], ""))
+            out.append(self.param(arg, defaults[k], "", lambda_))
             if a.posonlyargs and k == len(a.posonlyargs) - 1:
                 out.append(n.Param("/", None, None, "/", _NOSPAN))
         if a.vararg is not None:
-            out.append(self.param(a.vararg, None, "*"))
+            out.append(self.param(a.vararg, None, "*", lambda_))
         elif a.kwonlyargs:
             out.append(n.Param("*", None, None, "*", _NOSPAN))
         for arg, default in zip(a.kwonlyargs, a.kw_defaults):
-            out.append(self.param(arg, default, ""))
+            out.append(self.param(arg, default, "", lambda_))
         if a.kwarg is not None:
-            out.append(self.param(a.kwarg, None, "**"))
+            out.append(self.param(a.kwarg, None, "**", lambda_))
         return out
 
-    def param(self, arg: ast.arg, default, kind: str):
+    def param(self, arg: ast.arg, default, kind: str, lambda_: bool):
+        """A def's parameter spans its name to its default or annotation; a lambda's, its name."""
         annotation = self.expr(arg.annotation) if arg.annotation is not None else None
         value = self.expr(default) if default is not None else None
         line, col = arg.lineno - 1, arg.col_offset + self.indent
-        last = value or annotation
+        last = None if lambda_ else value or annotation
         end = (last.span.end_line, last.span.end_col) if last is not None else (line, col + len(arg.arg))
         return n.Param(arg.arg, annotation, value, kind, span(line, col, end[0], end[1]))
 
@@ -271,7 +274,17 @@ class _Converter:
         if kind is ast.Set:
             elts = [self.expr(x) for x in e.elts]
             return n.Set(elts, _cover(elts))
-        raise _Decline(kind.__name__)  # (lambda, comprehensions, :=, yield, await, a slice out of [])
+        if kind in _COMPREHENSIONS:  # every expression in it, in the order written (the callbacks' `parts`)
+            parts = [self.expr(e.key), self.expr(e.value)] if kind is ast.DictComp else [self.expr(e.elt)]
+            for loop in e.generators:
+                if loop.is_async:
+                    raise _Decline("async comprehension")
+                parts += [self.expr(loop.target), self.expr(loop.iter)] + [self.expr(c) for c in loop.ifs]
+            return n.Comprehension("dictcomp" if kind is ast.DictComp else "comp", parts, _cover(parts))
+        if kind is ast.Lambda:
+            body = self.expr(e.body)
+            return n.Lambda(self.params(e.args, lambda_=True), body, body.span)
+        raise _Decline(kind.__name__)  # (:=, yield, await, a slice out of [])
 
     def subscript(self, e):
         if type(e) is ast.Starred:  # (`a[*b]` is one Starred to lark, a tuple of it to ast)
