@@ -58,23 +58,23 @@ def parse_clean(text: str) -> Optional[list]:
     if not text.isascii() or "\f" in text or "\t" in text:
         return None
     lines = text.split("\n")
-    first = next((line for line in lines if line), "")
-    indent = len(first) - len(first.lstrip(" "))
+    code = text.lstrip("\n")
+    indent = len(code) - len(code.lstrip(" "))
+    plain = text
     if indent:
-        prefix = first[:indent]
-        if any(line and not line.startswith(prefix) for line in lines):
+        prefix = code[:indent]
+        # (each line with code begins with the prefix: counted in C, a line at a time took 8% of a parse)
+        if text.count("\n" + prefix) + text.startswith(prefix) != len(lines) - lines.count(""):
             return None
-        plain = [line[indent:] for line in lines]
-    else:
-        plain = lines
+        plain = text.replace("\n" + prefix, "\n").removeprefix(prefix)
     try:
         with warnings.catch_warnings():  # (`"\d"` is a SyntaxWarning on stderr from Python 3.12 on: not ours to say)
             warnings.simplefilter("ignore")
-            tree = ast.parse("\n".join(plain) if indent else text)
+            tree = ast.parse(plain)
     except (SyntaxError, ValueError, MemoryError, RecursionError):
         return None
     try:
-        return _Converter(lines, plain, indent).block(tree.body)
+        return _Converter(lines, plain.split("\n") if indent else lines, indent).block(tree.body)
     except (_Decline, RecursionError):
         return None
 
