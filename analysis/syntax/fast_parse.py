@@ -26,10 +26,9 @@ import warnings
 from typing import Optional
 
 from . import nodes as n
-from .lexer import number_value, string_lexemes
-from .nodes import span
+from .lexer import brackets, number_value, string_lexemes
+from .nodes import NO_SPAN, span
 
-_NOSPAN = n.Span(0, 0, 0, 0)  # (what the callbacks give a node without a place: pass, None, an import)
 _DEF_NAME = re.compile(r"def[ \t]+")
 _CLASS_NAME = re.compile(r"class[ \t]+")
 
@@ -80,7 +79,7 @@ def parse_clean(text: str) -> Optional[list]:
 
 
 def _cover(items: list) -> n.Span:
-    return items[0].span.to(items[-1].span) if items else _NOSPAN
+    return items[0].span.to(items[-1].span) if items else NO_SPAN
 
 
 class _Converter:
@@ -111,10 +110,10 @@ class _Converter:
             return n.AugAssign(target, _BINARY[type(st.op)], value, target.span.to(value.span))
         if kind is ast.Return:
             value = self.expr(st.value) if st.value is not None else None
-            return n.Return(value, value.span if value is not None else _NOSPAN)
+            return n.Return(value, value.span if value is not None else NO_SPAN)
         placeless = _PLACELESS.get(kind)
         if placeless is not None:
-            return placeless(_NOSPAN)
+            return placeless(NO_SPAN)
         if kind is ast.If:
             test = self.expr(st.test)  # (an elif is an If alone in the orelse, as the callbacks make it)
             return n.If(test, self.block(st.body), self.block(st.orelse), test.span)
@@ -128,9 +127,9 @@ class _Converter:
         if own is not None:
             return getattr(self, own)(st)
         if kind is ast.Import:
-            return n.Import([(alias.name, alias.asname) for alias in st.names], _NOSPAN)
+            return n.Import([(alias.name, alias.asname) for alias in st.names], NO_SPAN)
         if kind is ast.ImportFrom:
-            return n.ImportFrom(st.module, st.level, [(alias.name, alias.asname) for alias in st.names], _NOSPAN)
+            return n.ImportFrom(st.module, st.level, [(alias.name, alias.asname) for alias in st.names], NO_SPAN)
         if kind is ast.Raise:
             exprs = [self.expr(e) for e in (st.exc, st.cause) if e is not None]
             return n.Other("raise", exprs, [], _cover(exprs))
@@ -140,7 +139,7 @@ class _Converter:
         if kind is ast.Try:
             bodies = [self.block(st.body)] + [self.block(h.body) for h in st.handlers]
             bodies += [self.block(b) for b in (st.orelse, st.finalbody) if b]
-            return n.Other("try", [], bodies, _NOSPAN)
+            return n.Other("try", [], bodies, NO_SPAN)
         raise _Decline(kind.__name__)  # (global, nonlocal, del, async, match, ...)
 
     def with_(self, st: ast.With):
@@ -181,11 +180,11 @@ class _Converter:
         for k, arg in enumerate(positional):
             out.append(self.param(arg, defaults[k], "", lambda_))
             if a.posonlyargs and k == len(a.posonlyargs) - 1:
-                out.append(n.Param("/", None, None, "/", _NOSPAN))
+                out.append(n.Param("/", None, None, "/", NO_SPAN))
         if a.vararg is not None:
             out.append(self.param(a.vararg, None, "*", lambda_))
         elif a.kwonlyargs:
-            out.append(n.Param("*", None, None, "*", _NOSPAN))
+            out.append(n.Param("*", None, None, "*", NO_SPAN))
         for arg, default in zip(a.kwonlyargs, a.kw_defaults):
             out.append(self.param(arg, default, "", lambda_))
         if a.kwarg is not None:
@@ -237,12 +236,13 @@ class _Converter:
             return n.BinOp(left, _BINARY[type(e.op)], right, left.span.to(right.span))
         if kind is ast.UnaryOp:
             operand = self.expr(e.operand)
+            start = e.col_offset + self.indent  # (the operator's)
             return n.UnaryOp(_UNARY[type(e.op)], operand,
-                             span(e.lineno - 1, e.col_offset + self.indent, operand.span.end_line, operand.span.end_col))
+                             span(e.lineno - 1, start, operand.span.end_line, operand.span.end_col))
         if kind is ast.Tuple:
             elts = [self.expr(x) for x in e.elts]
             if not elts:
-                return n.Tuple([], True, _NOSPAN)
+                return n.Tuple([], True, NO_SPAN)
             return n.Tuple(elts, self.wrapped(e), _cover(elts))
         if kind is ast.List:
             elts = [self.expr(x) for x in e.elts]
@@ -304,7 +304,7 @@ class _Converter:
     def constant(self, e: ast.Constant):
         value = e.value
         if value is None or value is True or value is False:
-            return n.Constant(value, _NOSPAN)
+            return n.Constant(value, NO_SPAN)
         if value is Ellipsis:
             return n.Constant(Ellipsis, self.token(e))
         if isinstance(value, (str, bytes)):
@@ -343,18 +343,9 @@ class _Converter:
         if not (text.startswith("(") and text.endswith(")")):
             return False
         depth = 0
-        for k, ch in _brackets(text):
+        for k, ch in brackets(text):
             depth += 1 if ch in "([{" else -1
             if depth == 0:
                 return k == len(text) - 1
         raise _Decline("brackets")
 
-
-_BRACKETS = re.compile(r"""[rRbBuUfF]{0,2}(?:'''(?:[^'\\]|\\[\s\S]|'(?!''))*'''|\"\"\"(?:[^"\\]|\\[\s\S]|"(?!""))*\"\"\"|'(?:[^'\\\n]|\\[\s\S])*'|"(?:[^"\\\n]|\\[\s\S])*")|([()\[\]{}])""")
-
-
-def _brackets(text: str):
-    """(position, bracket) of the brackets outside string literals (the unit has no comments)."""
-    for m in _BRACKETS.finditer(text):
-        if m.group(1):
-            yield m.start(), m.group(1)

@@ -137,6 +137,22 @@ def string_lexemes(text: str) -> list[str]:
     return out
 
 
+def brackets(text: str) -> Iterator[tuple[int, str]]:
+    """(position, bracket) of each bracket in `text` outside its string literals (up to any character
+    the lexer does not know)."""
+    pos, end = 0, len(text)
+    while pos < end:
+        m = _LEXEME.match(text, pos)
+        if m is None:
+            return
+        if m.lastgroup == "op" and m.group("op") in _BRACKET_CHARS:
+            yield m.start("op"), m.group("op")
+        pos = m.end()
+
+
+_BRACKET_CHARS = frozenset("()[]{}")
+
+
 def number_value(text: str):
     """A NUMBER lexeme's value (None where Python would not read it)."""
     clean = text.replace("_", "")

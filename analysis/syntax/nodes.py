@@ -23,6 +23,8 @@ class Span:
         return span(self.line, self.col, other.end_line, other.end_col)
 
 
+NO_SPAN = Span(0, 0, 0, 0)  # what the parser gives a node without a place (pass, None, an import): moved_down keeps it
+
 # Spans are relative to their unit, so the same few thousand values recur in every parse: one
 # shared object per value (genpl 50000 held 193,000 spans of 5,167 values, 12 MB). Spans are
 # frozen. The table is cleared when full: the values it drops are made again, and those that recur

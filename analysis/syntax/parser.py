@@ -19,7 +19,7 @@ from ..lark_cache import cache_file
 from . import nodes as n
 from .fast_parse import parse_clean
 from .lexer import LexError, PythonLexer, number_value
-from .nodes import Span
+from .nodes import NO_SPAN, Span
 
 GRAMMAR = Path(__file__).with_name("python_subset.lark")
 
@@ -167,13 +167,13 @@ class _ToTree(Transformer):
         return n.Return(value, _kwspan(self, value, "return"))
 
     def pass_stmt(self, items):
-        return n.Pass(_NOSPAN)
+        return n.Pass(NO_SPAN)
 
     def break_stmt(self, items):
-        return n.Break(_NOSPAN)
+        return n.Break(NO_SPAN)
 
     def continue_stmt(self, items):
-        return n.Continue(_NOSPAN)
+        return n.Continue(NO_SPAN)
 
     def raise_stmt(self, items):
         exprs = [i for i in items if i is not None]
@@ -193,7 +193,7 @@ class _ToTree(Transformer):
         return n.Other("assert", exprs, [], _cover(exprs))
 
     def import_name(self, items):
-        return n.Import(items, _NOSPAN)
+        return n.Import(items, NO_SPAN)
 
     def dotted_as_name(self, items):
         return (items[0], items[1].value if items[1] is not None else None)
@@ -210,7 +210,7 @@ class _ToTree(Transformer):
                 level += len(item.value)
             elif isinstance(item, str):
                 module = item
-        return n.ImportFrom(module, level, names, _NOSPAN)
+        return n.ImportFrom(module, level, names, NO_SPAN)
 
     def import_star(self, items):
         return [("*", None)]
@@ -251,7 +251,7 @@ class _ToTree(Transformer):
             if item is None:
                 continue
             bodies.append(item[1] if isinstance(item, tuple) else item)
-        return n.Other("try", [], bodies, _NOSPAN)
+        return n.Other("try", [], bodies, NO_SPAN)
 
     def except_clause(self, items):
         return ("except", items[-1])
@@ -319,10 +319,10 @@ class _ToTree(Transformer):
         return n.Param(name.value, annotation, None, "**", _span(name, _last_node(items)))
 
     def slash_param(self, items):
-        return n.Param("/", None, None, "/", _NOSPAN)
+        return n.Param("/", None, None, "/", NO_SPAN)
 
     def bare_star(self, items):
-        return n.Param("*", None, None, "*", _NOSPAN)
+        return n.Param("*", None, None, "*", NO_SPAN)
 
     # -- expressions ----------------------------------------------------------
     def name(self, items):
@@ -340,16 +340,16 @@ class _ToTree(Transformer):
         return n.Constant(Ellipsis, _tokspan(items[0]))
 
     def const_none(self, items):
-        return n.Constant(None, _NOSPAN)
+        return n.Constant(None, NO_SPAN)
 
     def const_true(self, items):
-        return n.Constant(True, _NOSPAN)
+        return n.Constant(True, NO_SPAN)
 
     def const_false(self, items):
-        return n.Constant(False, _NOSPAN)
+        return n.Constant(False, NO_SPAN)
 
     def empty_tuple(self, items):
-        return n.Tuple([], True, _NOSPAN)
+        return n.Tuple([], True, NO_SPAN)
 
     def paren(self, items):
         return items[0]
@@ -364,7 +364,7 @@ class _ToTree(Transformer):
         return items[0]
 
     def empty_list(self, items):
-        return n.List([], _NOSPAN)
+        return n.List([], NO_SPAN)
 
     def list_(self, items):
         return n.List(items, _cover(items))
@@ -373,7 +373,7 @@ class _ToTree(Transformer):
         return items[0]
 
     def empty_dict(self, items):
-        return n.Dict([], _NOSPAN)
+        return n.Dict([], NO_SPAN)
 
     def dict_(self, items):
         return n.Dict(items, _cover([v for _, v in items]))
@@ -419,7 +419,7 @@ class _ToTree(Transformer):
     def slice(self, items):
         lower, upper, step = items
         present = [x for x in items if x is not None]
-        return n.Slice(lower, upper, step, _cover(present) if present else _NOSPAN)
+        return n.Slice(lower, upper, step, _cover(present) if present else NO_SPAN)
 
     def namedexpr(self, items):
         target, _, value = items
@@ -483,23 +483,20 @@ class _ToTree(Transformer):
 
     def yield_expr(self, items):
         value = items[0] if items else None
-        return n.Yield(value, False, value.span if value is not None else _NOSPAN)
+        return n.Yield(value, False, value.span if value is not None else NO_SPAN)
 
     def yield_from(self, items):
         return n.Yield(items[0], True, items[0].span)
 
 
-_NOSPAN = Span(0, 0, 0, 0)
-
-
 def _kwspan(_, value, _keyword):
-    return value.span if value is not None else _NOSPAN
+    return value.span if value is not None else NO_SPAN
 
 
 def _cover(items) -> Span:
     present = [i for i in items if isinstance(i, n.Node)]
     if not present:
-        return _NOSPAN
+        return NO_SPAN
     return present[0].span.to(present[-1].span)
 
 
@@ -579,8 +576,6 @@ class _Pratt:
             else:
                 left = n.BinOp(left, op, right, left.span.to(right.span))
         return left
-
-
 
 
 class _Driver:
