@@ -6,13 +6,15 @@ are code points of the line. The layers above add the unit's line offset.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Iterator, Optional
+from typing import Any, Iterator, NamedTuple, Optional
 
 
-@dataclass(frozen=True, slots=True)
-class Span:
-    """Zero-based (line, code-point column) start and end; the end is exclusive."""
+class Span(NamedTuple):
+    """Zero-based (line, code-point column) start and end; the end is exclusive.
+
+    A named tuple, not a frozen dataclass: a cold open makes tens of thousands of spans and hashes
+    them to share them (`span`), and a tuple is made, hashed and compared in C (prefill_cp_fwd_draft.py:
+    7% of its cold open went to the dataclass's __init__, __hash__ and the table)."""
 
     line: int
     col: int
@@ -28,7 +30,7 @@ NO_SPAN = Span(0, 0, 0, 0)  # what the parser gives a node without a place (pass
 # Spans are relative to their unit, so the same few thousand values recur in every parse: one
 # shared object per value (genpl 50000 held 193,000 spans of 5,167 values, 12 MB). Spans are
 # frozen. The table is cleared when full: the values it drops are made again, and those that recur
-# come back first. An entry (key, span, slot) weighs about 180 bytes, so 20,000 hold under 4 MB
+# come back first. An entry (the span as its own key, and a slot) weighs about 110 bytes, so 20,000 hold under 2.5 MB
 # (issue 13). A real model's spans mostly do not recur: with 100,000, pypto-lib's dspark folder
 # kept 71,290 values, 5.8 MB more than no table at all, and each edit's new columns added more.
 _SPANS: dict = {}
@@ -37,12 +39,16 @@ _MAX_SPANS = 20_000
 
 def span(line: int, col: int, end_line: int, end_col: int) -> Span:
     key = (line, col, end_line, end_col)
-    found = _SPANS.get(key)
+    found = _SPANS.get(key)  # (a Span equals and hashes as its plain tuple)
     if found is None:
         if len(_SPANS) >= _MAX_SPANS:
             _SPANS.clear()
-        found = _SPANS[key] = Span(line, col, end_line, end_col)
+        found = _new_tuple(Span, key)
+        _SPANS[found] = found  # (its own key: a plain tuple finds it)
     return found
+
+
+_new_tuple = tuple.__new__
 
 
 class Node:
