@@ -159,7 +159,7 @@ def _answers(state, fn: Fn, kind: ScopeKind, captures: list, outputs: list) -> S
             (made.o5, made.aliases, made.returned), fn.name
         made = found
     else:
-        state.answers.put(key, made, len(key[-1]))  # (weighed in the body's tokens)
+        state.answers.put(key, made, key.weight)
     fn.answers, fn.bases = made, bases
     return made
 
