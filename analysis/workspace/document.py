@@ -253,10 +253,11 @@ class DocumentAnalyzer:
         relevant, uses_pl = relevance(self.caches, units)
         parsed = []
         for k, unit in enumerate(units):
-            name = _function_name(unit) if deferred is not None and relevant(unit) else None
+            wanted = relevant(unit)
+            name = _function_name(unit) if deferred is not None and wanted else None
             if name is not None:
                 deferred.setdefault(name, []).append(k)
-            parsed.append(parse(self.caches, unit, by_statements) if relevant(unit) and name is None else _SKIPPED)
+            parsed.append(parse(self.caches, unit, by_statements) if wanted and name is None else _SKIPPED)
         statements = [p.stmts for p in parsed]
         top = [st if u.kind == "statement" else [] for st, u in zip(statements, units)]
         if deferred is not None:
