@@ -72,6 +72,11 @@ class FunctionLowering(CallLowering, SsaNames):
         self.problems: list[tuple[str, str, Span]] = []
         self.explicit_loops: list[dict] = []  # stack of explicit (init_values) loops being lowered
         self.branch_depth = 0  # `if` nesting: a pl.yield_ in a branch is the if's result, not the loop's
+        # id(node) -> (node, answer): `pl.unroll(n)` lowers its body n times (N2), and each time asked the same
+        # nodes their DSL path and statements their depth (qwen3_14b's prefill_fwd_a8w8.py: 10% of its cold
+        # open). Each holds its node, whose id no other node can take meanwhile.
+        self.paths: dict = {}
+        self.depths: dict = {}
 
     # -- entry -------------------------------------------------------------------
     def function(self, fdef: s.FunctionDef, kind: Kind, jit: bool, attrs: dict) -> ir.Function:
@@ -116,8 +121,18 @@ class FunctionLowering(CallLowering, SsaNames):
         self.out.append(stmt)
 
     # -- statements ----------------------------------------------------------------
+    def canonical(self, expr: Optional[s.Node]) -> Optional[str]:
+        """`ctx.canonical`, asked once per node."""
+        known = self.paths.get(id(expr))
+        if known is None:
+            known = self.paths[id(expr)] = (expr, self.ctx.canonical(expr))
+        return known[1]
+
     def stmt(self, st: s.Stmt) -> None:
-        depth = expression_depth(st)
+        known = self.depths.get(id(st))
+        if known is None:
+            known = self.depths[id(st)] = (st, expression_depth(st))
+        depth = known[1]
         if depth > MAX_EXPRESSION_DEPTH:
             self.problems.append((Code.TOO_DEEP, f"this expression is nested {depth} deep: PyPTO Lens analyses up to "
                                   f"{MAX_EXPRESSION_DEPTH} levels (Python itself refuses 200 nested brackets)",
@@ -149,7 +164,7 @@ class FunctionLowering(CallLowering, SsaNames):
         if isinstance(value, s.Str):
             return  # docstring
         if isinstance(value, s.Call):
-            path = self.ctx.canonical(value.func)
+            path = self.canonical(value.func)
             if path == "pl.yield_":
                 self.yield_(None, value)
                 return
@@ -174,7 +189,7 @@ class FunctionLowering(CallLowering, SsaNames):
         self.assign([st.target], value, st.span, None)
 
     def assign(self, targets: list[s.Expr], value: s.Expr, span: Span, annotation: Optional[Type]) -> None:
-        if isinstance(value, s.Call) and self.ctx.canonical(value.func) == "pl.yield_":
+        if isinstance(value, s.Call) and self.canonical(value.func) == "pl.yield_":
             self.yield_(targets[0] if len(targets) == 1 else s.Tuple(targets, False, span), value)
             return
         if len(targets) == 1 and isinstance(targets[0], (s.Tuple, s.List)) and isinstance(value, (s.Tuple, s.List)) \
@@ -259,7 +274,7 @@ class FunctionLowering(CallLowering, SsaNames):
 
     def stmt_For(self, st: s.For) -> None:
         call = st.iter if isinstance(st.iter, s.Call) else None
-        path = self.ctx.canonical(call.func) if call else None
+        path = self.canonical(call.func) if call else None
         header = s.span(st.span.line, 0, st.span.end_line, st.span.end_col)  # to the end of the header, over lines
         if path == "pl.unroll" and self.unroll(st, call):
             return
@@ -380,12 +395,12 @@ class FunctionLowering(CallLowering, SsaNames):
             return value
         if isinstance(expr, s.Str) and "f" not in expr.value.split(expr.value.lstrip("rRbBuUfF")[:1])[0].lower():
             return string_value(expr.value)  # `name_hint="gate_proj"`: the outlined function's name (O2)
-        return self.ctx.canonical(expr) or n_dotted(expr)
+        return self.canonical(expr) or n_dotted(expr)
 
     def stmt_With(self, st: s.With) -> None:
         item = st.items[0]
         call = item.context if isinstance(item.context, s.Call) else None
-        path = self.ctx.canonical(call.func) if call else None
+        path = self.canonical(call.func) if call else None
         header = s.span(st.span.line, 0, st.span.end_line, st.span.end_col)  # to the end of the header, over lines
         if len(st.items) != 1 or path is None:
             for extra in st.items:
@@ -462,13 +477,13 @@ class FunctionLowering(CallLowering, SsaNames):
                 return ir.Ref(var, e.span)
             if scalar(self.constants.get(e.id)):
                 return ir.Const(self.constants[e.id], e.span)
-            return ir.Sym(self.ctx.canonical(e) or e.id, e.span)
+            return ir.Sym(self.canonical(e) or e.id, e.span)
         if isinstance(e, s.Constant):
             return ir.Const(e.value, e.span)
         if isinstance(e, s.Str):
             return ir.Const(string_value(e.value), e.span)
         if isinstance(e, s.Attribute):
-            path = self.ctx.canonical(e)
+            path = self.canonical(e)
             if path is not None:
                 return ir.Sym(path, e.span)
             dotted = n_dotted(e)

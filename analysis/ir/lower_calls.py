@@ -25,11 +25,11 @@ _CALL_CONTROLS = frozenset({"core_num", "sync_start", "allow_early_resolve", "pr
 
 
 class CallLowering:
-    """The calls of one function (needs `ctx`, `env`, `constants` and `expr` of FunctionLowering)."""
+    """The calls of one function (needs `ctx`, `env`, `constants`, `expr` and `canonical` of FunctionLowering)."""
 
     def call(self, e: s.Call) -> ir.Expr:
         func = e.func
-        path = self.ctx.canonical(func)
+        path = self.canonical(func)
         name_span = callee_span(func)
         if path is not None:
             if path in ("pl.submit", "pl.spmd_submit"):
@@ -83,7 +83,7 @@ class CallLowering:
     def strip_no_dep(self, a: s.Expr) -> tuple[s.Expr, Optional[Span]]:
         """S10: `pl.no_dep(x)` (nested ones count once) -> (x, marker span)."""
         marker = None
-        while isinstance(a, s.Call) and self.ctx.canonical(a.func) == "pl.no_dep" and len(a.args) == 1 \
+        while isinstance(a, s.Call) and self.canonical(a.func) == "pl.no_dep" and len(a.args) == 1 \
                 and not a.keywords:
             marker = marker or a.span
             a = a.args[0]
@@ -102,7 +102,7 @@ class CallLowering:
                 return
             directions = []
             for element in value.elts:
-                name = (self.ctx.canonical(element) or n_dotted(element) or "").rsplit(".", 1)[-1]
+                name = (self.canonical(element) or n_dotted(element) or "").rsplit(".", 1)[-1]
                 if name not in _ADIR:
                     call.problems.append((Code.PREFILLED_DIRECTIONS,
                                           f"unknown direction {name or '?'!s}: use pl.adir.input, output, "
