@@ -27,6 +27,7 @@ ConvertToSSA sees no next iteration there (issue 11).
 """
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Callable, Optional
 
 from ..syntax import nodes as s
@@ -48,8 +49,26 @@ def names_in(node: Optional[s.Node]) -> frozenset:
         elif kind is list or kind is tuple:
             stack.extend(item)
         elif isinstance(item, s.Node):
-            stack.extend(getattr(item, name) for name in item._fields)
+            fields = _FIELDS.get(kind)
+            if fields is None:
+                fields = _FIELDS[kind] = _fields_of(kind)
+            if fields is not _NO_FIELDS:
+                stack.extend(fields(item))
     return frozenset(found)
+
+
+_FIELDS: dict = {}  # node class -> its fields' values as a tuple, read in C (operator.attrgetter)
+_NO_FIELDS = object()
+
+
+def _fields_of(kind: type):
+    names = kind._fields
+    if not names:
+        return _NO_FIELDS
+    if len(names) == 1:  # (attrgetter of one name gives the value itself)
+        one = attrgetter(names[0])
+        return lambda item: (one(item),)
+    return attrgetter(*names)
 
 
 def _bound(target: s.Node) -> frozenset:
@@ -96,9 +115,16 @@ class Places:
 
     # -- bottom-up: what each statement reads first and surely assigns --------------
     def _block(self, stmts: list) -> tuple:
-        summary = (_EMPTY, _EMPTY)
-        for st in reversed(stmts):
-            summary = _then(self._statement(st), summary)
+        # first to last: a statement's reads count unless an earlier one surely assigned them (the same
+        # as folding _then from the end, without a new set of every name read after each statement:
+        # quadratic in a long function, which lowering runs this on at every edit)
+        reads: set = set()
+        assigned: set = set()
+        for st in stmts:
+            gen, kill = self._statement(st)
+            reads.update(gen - assigned if assigned else gen)
+            assigned.update(kill)
+        summary = (frozenset(reads), frozenset(assigned)) if stmts else (_EMPTY, _EMPTY)
         self._summary[id(stmts)] = summary
         return summary
 
@@ -146,16 +172,19 @@ class Places:
     # -- top-down: what is live after each statement -------------------------------
     def _propagate(self, stmts: list, live: frozenset) -> None:
         self._block_out[id(stmts)] = live
+        current = set(live)  # (changed in place: a copy is kept only where a compound statement ends)
         for i in range(len(stmts) - 1, -1, -1):
             st = stmts[i]
             if _blocks(st):
-                self._live_out[id(st)] = live
-                for block, after in self._continuations(st, live):
-                    self._propagate(block, after)
+                after = frozenset(current)
+                self._live_out[id(st)] = after
+                for block, block_after in self._continuations(st, after):
+                    self._propagate(block, block_after)
             else:
                 self._where[id(st)] = (stmts, i)
             gen, kill = self._summary[id(st)]
-            live = gen | (live - kill)
+            current.difference_update(kill)
+            current.update(gen)
 
     def _continuations(self, st: s.Stmt, live: frozenset) -> list:
         """(block, names live after its last statement) for the blocks of `st`, given `live` after `st`."""
