@@ -138,6 +138,7 @@ class _LightMaker:
         # the units parsed at once (asked of the caches again, not held here: their bounds hold for them too)
         self.eager = [p is not _SKIPPED for p in parsed]
         self.functions = functions  # name -> its units
+        self.names: dict = {}  # name -> the functions its text names (_names_in)
         # (not the summary: the two would be a reference cycle, and a dropped summary's units, parses and
         # analyzer would wait for the cycle collector: a long session's memory grew 1.09 -> 1.13-1.15x)
         self.waiting = set(functions)  # the names not made yet
@@ -154,9 +155,17 @@ class _LightMaker:
             current = frontier.pop()
             if current not in named:
                 named.add(current)
-                frontier.extend(word for k in self.functions[current] for word in _WORD.findall(self.units[k].code)
-                                if word in self.functions and word not in named)
+                frontier.extend(word for word in self._names_in(current) if word not in named)
         self._chain(summary, named, whole=False)
+
+    def _names_in(self, name: str) -> frozenset:
+        """The file's functions the text of function `name` names (read once: importers ask for one
+        helper after another, and each closure walks the texts of those it reaches)."""
+        found = self.names.get(name)
+        if found is None:
+            found = self.names[name] = frozenset(word for k in self.functions[name]
+                                                 for word in _WORD.findall(self.units[k].code) if word in self.functions)
+        return found
 
     def make_whole(self, summary: LightSummary) -> None:
         self._chain(summary, set(self.functions), whole=True)
