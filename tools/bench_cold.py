@@ -7,20 +7,25 @@ Each file under --ext's pypto-lib/models that defines a `@pl.jit` entry is opene
 process (nothing cached, as a server just started): the analysis API makes its hints (what the
 first whole-document answer waits for), then the rest (diagnostics, task graphs). Its folder is
 the workspace, so the helpers it imports are read, parsed and expanded as an editor's would be.
-Printed slowest first, with how many take over a second. Wall clock on a shared machine: compare
-figures of one run. Nothing is asserted. Without pypto-lib under --ext it says so and stops.
+Printed slowest first, with how many take over a second. Wall clock on a shared machine swings by
+5-10% from run to run, so an entry within a fifth of a second of the bound is opened --again more
+times and its median counts (the runs are listed beside it). Nothing is asserted. Without pypto-lib
+under --ext it says so and stops.
 """
 from __future__ import annotations
 
 import argparse
 import json
 import re
+import statistics
 import subprocess
 import sys
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 ENTRY = re.compile(r"^@pl\.jit(?:\(|$)", re.M)  # a jit entry (not .inline or .incore)
+BOUND_MS = 1000  # issue 20: the cold open under a second on every model
+NEAR_MS = 800  # an entry this slow is measured again (--again)
 
 # run in a fresh interpreter per file: the cold open, then the rest; prints "hints_ms whole_ms"
 _COLD = r"""
@@ -60,6 +65,8 @@ def main(argv=None) -> int:
                         help="where a checked-out copy of pypto-lib/ lives (default ../ext)")
     parser.add_argument("--top", type=int, default=15, help="how many of the slowest to list")
     parser.add_argument("--json", type=Path, help="also write every figure to this file")
+    parser.add_argument("--again", type=int, default=2,
+                        help=f"how many more times to open an entry over {NEAR_MS} ms (its median counts)")
     args = parser.parse_args(argv)
     models = args.ext / "pypto-lib" / "models"
     if not models.is_dir():
@@ -67,15 +74,22 @@ def main(argv=None) -> int:
         return 0
     rows = []
     for path in entries(models):
-        hints, whole = cold(path)
+        runs = [cold(path)]
+        if runs[0][0] > NEAR_MS:
+            runs += [cold(path) for _ in range(args.again)]
         lines = path.read_text(encoding="utf-8", errors="replace").count("\n") + 1
-        rows.append({"file": str(path.relative_to(models)), "lines": lines, "hints_ms": hints, "whole_ms": whole})
+        rows.append({"file": str(path.relative_to(models)), "lines": lines,
+                     "hints_ms": statistics.median_low(hints for hints, _ in runs),
+                     "whole_ms": statistics.median_low(whole for _, whole in runs),
+                     "hints_runs_ms": [hints for hints, _ in runs]})
     rows.sort(key=lambda row: -row["hints_ms"])
     print("Cold open of pypto-lib's jit entries, each in a new process (ms): the hints, then the whole analysis")
-    print(f"{'file':56}{'lines':>7}{'hints':>8}{'whole':>8}")
+    print(f"(an entry over {NEAR_MS} ms is opened {args.again} more times: the median, and each run's hints)")
+    print(f"{'file':56}{'lines':>7}{'hints':>8}{'whole':>8}  runs")
     for row in rows[:args.top]:
-        print(f"{row['file']:56}{row['lines']:>7}{row['hints_ms']:>8}{row['whole_ms']:>8}")
-    over = [row for row in rows if row["hints_ms"] > 1000]
+        runs = " ".join(map(str, row["hints_runs_ms"])) if len(row["hints_runs_ms"]) > 1 else ""
+        print(f"{row['file']:56}{row['lines']:>7}{row['hints_ms']:>8}{row['whole_ms']:>8}  {runs}")
+    over = [row for row in rows if row["hints_ms"] > BOUND_MS]
     hints = sorted(row["hints_ms"] for row in rows)
     print(f"{len(rows)} entries; hints median {hints[len(hints) // 2]} ms, max {hints[-1]} ms; "
           f"over 1 s: {len(over)}")
