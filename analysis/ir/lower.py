@@ -120,7 +120,6 @@ class FunctionLowering(CallLowering, SsaNames):
     def emit(self, stmt: ir.Stmt) -> None:
         self.out.append(stmt)
 
-    # -- statements ----------------------------------------------------------------
     def canonical(self, expr: Optional[s.Node]) -> Optional[str]:
         """`ctx.canonical`, asked once per node."""
         known = self.paths.get(id(expr))
@@ -128,6 +127,7 @@ class FunctionLowering(CallLowering, SsaNames):
             known = self.paths[id(expr)] = (expr, self.ctx.canonical(expr))
         return known[1]
 
+    # -- statements ----------------------------------------------------------------
     def stmt(self, st: s.Stmt) -> None:
         known = self.depths.get(id(st))
         if known is None:

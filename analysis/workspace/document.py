@@ -138,11 +138,11 @@ class _LightMaker:
         # the units parsed at once (asked of the caches again, not held here: their bounds hold for them too)
         self.eager = [p is not _SKIPPED for p in parsed]
         self.functions = functions  # name -> its units
-        self.names: dict = {}  # name -> the functions its text names (_names_in)
         # (not the summary: the two would be a reference cycle, and a dropped summary's units, parses and
         # analyzer would wait for the cycle collector: a long session's memory grew 1.09 -> 1.13-1.15x)
         self.waiting = set(functions)  # the names not made yet
         self.busy = False  # (an import cycle asking again meanwhile: absent then)
+        self.names: dict = {}  # name -> the functions its text names (_names_in)
 
     def pending(self, name: str) -> bool:
         return name in self.waiting and not self.busy
