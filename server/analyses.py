@@ -51,7 +51,8 @@ alive, and the young generation reached the collector's threshold during nearly 
 model: a collection walked the tens of thousands of young objects, 16-36 ms of an edit of
 dspark_drafter.py. Once the answers are out, the last result is gone, freed by reference counts
 (an analysis makes hardly any cycles), and most of those collections are not needed at all; one
-that still is runs then, off the answer's path. The first analysis of a document, longer, keeps it on.
+that still is runs then, off the answer's path. The first analysis of a document, longer, keeps it on,
+except the process's first, which runs without it and freezes what it built (gc_policy.first_analysis).
 
 An inline helper's scope headers borrow what its callers in other files lent the workspace's
 store (helper_callers.py); its own analysis never waits for them. What is missing or stale is lent
@@ -77,11 +78,12 @@ import logging
 import time
 import traceback
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Optional
 
+from pypto_lens.gc_policy import first_analysis
 from pypto_lens.preempt import Preempted, preemptible
 from pypto_lens.workspace.edits import move, moved
 from pypto_lens.workspace.helper_callers import borrowed
@@ -494,9 +496,16 @@ class Analyses:
         started = time.perf_counter()
         snapshot = self.server.documents.snapshot(uri)
         helper = False
+        # the process's first analysis runs with the collector off and freezes what it built
+        # (gc_policy.first_analysis). Once: a freeze makes every object alive then immortal, so one
+        # per document (again at each reopen) kept every cycle left over by the analyses before it
+        # for good (issue 13)
+        policy = nullcontext() if self.frozen else first_analysis()
+        self.frozen = True
         try:
-            analysis = self.server.lens.analysis(uri, hints_only)
-            helper = analysis is not None and self.server.lens.borrows(uri)
+            with policy:
+                analysis = self.server.lens.analysis(uri, hints_only)
+                helper = analysis is not None and self.server.lens.borrows(uri)
         except Exception:
             log.error("analysis of %s failed:\n%s", uri, traceback.format_exc())
             analysis = None
@@ -504,17 +513,6 @@ class Analyses:
         if analysis is not None:
             analysis.calls_between(0, 0)  # its index by line is built here, off the event loop (20 ms at 50,000 lines)
         give_back_free_pages()  # what this analysis and the edits before it freed (memory.py)
-        if not self.frozen:
-            # the first analysis builds the long-lived objects (the registry's, the first document's):
-            # keep them out of the cycle collector's full passes, which would walk them all (400 ms at
-            # genpl 50000). Once: a freeze makes every object alive then immortal, so one per document
-            # (again at each reopen) kept every cycle left over by the analyses before it for good
-            # (issue 13). After collecting the youngest generation: it holds the garbage (27,220
-            # objects after prefill_cp_csa.py's cold analysis, in 5 ms; the older ones had 1,503 more
-            # for 52 ms more, which the first answer would wait for)
-            self.frozen = True
-            gc.collect(0)
-            gc.freeze()
         return version, analysis, time.perf_counter() - started, helper
 
     # -- the background lending to open helpers (helper_callers.py) ---------------------------------------

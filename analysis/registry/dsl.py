@@ -69,8 +69,11 @@ def guard_params(f: Guard) -> frozenset[str]:
     return frozenset(out)
 
 
+@lru_cache(maxsize=4096)
 def literal_truth(text: str) -> Optional[bool]:
-    """Truthiness of a literal's source text, None when it is not a literal."""
+    """Truthiness of a literal's source text, None when it is not a literal. Kept per text:
+    `ast.literal_eval` leaves its closures in a reference cycle at every call (2,000 objects of
+    garbage per cold open of a big model, which the first analysis freezes: gc_policy.py)."""
     try:
         return bool(ast.literal_eval(text))
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
@@ -441,6 +444,7 @@ class DslFunction:
         return not self.ops
 
 
+@lru_cache(maxsize=4096)
 def _default_kind(text: str) -> str:
     try:
         value = ast.literal_eval(text)
