@@ -496,22 +496,22 @@ class Analyses:
         started = time.perf_counter()
         snapshot = self.server.documents.snapshot(uri)
         helper = False
-        # the process's first analysis runs with the collector off and freezes what it built
-        # (gc_policy.first_analysis). Once: a freeze makes every object alive then immortal, so one
-        # per document (again at each reopen) kept every cycle left over by the analyses before it
-        # for good (issue 13)
+        # the process's first analysis runs with the collector off and freezes what it built, its
+        # index by line included (gc_policy.first_analysis). Once: a freeze makes every object alive
+        # then immortal, so one per document (again at each reopen) kept every cycle left over by the
+        # analyses before it for good (issue 13)
         policy = nullcontext() if self.frozen else first_analysis()
         self.frozen = True
-        try:
-            with policy:
+        with policy:
+            try:
                 analysis = self.server.lens.analysis(uri, hints_only)
                 helper = analysis is not None and self.server.lens.borrows(uri)
-        except Exception:
-            log.error("analysis of %s failed:\n%s", uri, traceback.format_exc())
-            analysis = None
+            except Exception:
+                log.error("analysis of %s failed:\n%s", uri, traceback.format_exc())
+                analysis = None
+            if analysis is not None:
+                analysis.calls_between(0, 0)  # its index by line is built here, off the event loop (20 ms at 50,000 lines)
         version = analysis.version if analysis is not None else snapshot.version if snapshot else None
-        if analysis is not None:
-            analysis.calls_between(0, 0)  # its index by line is built here, off the event loop (20 ms at 50,000 lines)
         give_back_free_pages()  # what this analysis and the edits before it freed (memory.py)
         return version, analysis, time.perf_counter() - started, helper
 
