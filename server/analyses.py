@@ -85,7 +85,7 @@ from typing import Optional
 
 from pypto_lens.gc_policy import first_analysis
 from pypto_lens.preempt import Preempted, preemptible
-from pypto_lens.workspace.edits import move, moved
+from pypto_lens.workspace.edits import edits_by_line, move, moved
 from pypto_lens.workspace.helper_callers import borrowed
 from pypto_lens.workspace.results import DocumentAnalysis
 from pypto_lens.workspace.text import in_a_function_header
@@ -655,6 +655,9 @@ def _touches_a_signature(edits, text) -> bool:
     text: each edit's lines moved through the edits after it)? An edit there (`pl.Out[` made
     `pl.InOut[`, a parameter added) changes the directions of calls elsewhere, which a moved answer
     would show stale until the refresh; such an edit waits for its analysis instead."""
+    by_line = edits_by_line(edits)
+    if by_line is not None:  # (typing within lines: each edit's line keeps its number)
+        return any(in_a_function_header(text.line, n) for n in by_line)
     for i, edit in enumerate(edits):
         at = move(edits[i + 1:], edit.line, 0) if i + 1 < len(edits) else (edit.line, 0)
         first = at[0] if at is not None else edit.line

@@ -81,3 +81,55 @@ def test_a_window_moved_holds_what_the_whole_moved_holds_there(path):
                 [item for item in shown if meets(item, first, last)]
             assert all(item in getattr(whole, name) for item in shown)
         assert window.calls == [c for c in whole.calls if c.range.end_line >= first and c.range.line <= last]
+
+
+# -- a burst of typing within lines (edits.edits_by_line): each position moves through its own line's edits
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+from pypto_lens.workspace.edits import _Mover, edits_by_line, move  # noqa: E402
+
+_WITHIN_A_LINE = st.builds(lambda line, col, width, tail: Edit(line, col, line, col + width, 0, tail),
+                           st.integers(0, 6), st.integers(0, 8), st.integers(0, 3), st.integers(0, 3))
+_ANY = st.one_of(_WITHIN_A_LINE,
+                 st.builds(lambda line, col, down, end_col, lines, tail: Edit(line, col, line + down, end_col, lines, tail),
+                           st.integers(0, 6), st.integers(0, 8), st.integers(0, 2), st.integers(0, 8),
+                           st.integers(0, 2), st.integers(0, 3)))
+
+
+def _valid(edit: Edit) -> bool:
+    return (edit.line, edit.col) <= (edit.end_line, edit.end_col)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(_ANY, max_size=12).map(lambda es: [e for e in es if _valid(e)]),
+       st.integers(0, 8), st.integers(0, 10), st.booleans())
+def test_a_position_moves_through_its_own_lines_edits_as_through_them_all(edits, line, col, stick_right):
+    """The same place (or the same None) as moving through every edit in turn, for any edits: those that
+    add or remove a line end take the general way (edits_by_line gives None)."""
+    assert _Mover(edits).move(line, col, stick_right) == move(edits, line, col, stick_right)
+
+
+@given(st.lists(_WITHIN_A_LINE, min_size=1, max_size=12))
+def test_edits_within_lines_are_grouped_by_line_in_order(edits):
+    by_line = edits_by_line(edits)
+    assert by_line is not None and sorted(by_line) == sorted({e.line for e in edits})
+    assert all(by_line[n] == [e for e in edits if e.line == n] for n in by_line)
+    assert edits_by_line(edits + [Edit(0, 0, 0, 0, 1, 0)]) is None  # a line end typed: the general way
+    assert edits_by_line(edits + [Edit(0, 0, 1, 0, 0, 0)]) is None  # a line end deleted
+
+
+@pytest.mark.parametrize("path", EXAMPLES[:3], ids=lambda p: p.name)
+def test_a_long_burst_within_lines_moves_an_analysis_as_each_edit_in_turn_does(path):
+    analysis, lines, rng = analysed_with_lines(path)
+    edits = []
+    for _ in range(60):  # typing at the ends of a few lines, and replacing what was typed
+        at = rng.choice((3, lines // 2, lines - 2))
+        col = rng.randrange(0, 40)
+        edits.append(rng.choice([Edit(at, col, at, col, 0, 1), Edit(at, col, at, col + 1, 0, 1)]))
+    whole = moved(analysis, edits)
+    one_by_one = analysis
+    for edit in edits:
+        one_by_one = moved(one_by_one, [edit])
+    assert whole.calls == one_by_one.calls and whole.signatures == one_by_one.signatures
+    assert whole.diagnostics == one_by_one.diagnostics and any(c.hints for c in whole.calls)

@@ -42,6 +42,21 @@ def move(edits: list[Edit], line: int, col: int, stick_right: bool = True) -> Op
     return line, col
 
 
+def edits_by_line(edits: list[Edit]) -> Optional[dict[int, list[Edit]]]:
+    """The edits of each line, in order, when none of them adds or removes a line end (typing within
+    lines, nearly every burst of keystrokes), else None. Then a line's edits keep its number and
+    touch no other line, so a position moves through its own line's edits alone (`move`), whatever
+    the burst's length: a big document is analysed again only when typing pauses, and each keystroke
+    of a long burst moved every position through every edit since (genpl 50000: 4 ms at the first
+    keystroke, 7-15 ms at the sixtieth)."""
+    by_line: dict[int, list[Edit]] = {}
+    for e in edits:
+        if e.lines or e.end_line != e.line:
+            return None
+        by_line.setdefault(e.line, []).append(e)
+    return by_line
+
+
 def moved(analysis: DocumentAnalysis, edits: list[Edit], first: int = 0, last: Optional[int] = None
           ) -> DocumentAnalysis:
     """The analysis with everything it places in its own document moved through `edits`; only what
@@ -71,10 +86,17 @@ def moved(analysis: DocumentAnalysis, edits: list[Edit], first: int = 0, last: O
 class _Mover:
     def __init__(self, edits: list[Edit]):
         self.edits = edits
+        self.by_line = edits_by_line(edits)
+
+    def move(self, line: int, col: int, stick_right: bool = True) -> Optional[tuple[int, int]]:
+        if self.by_line is None:
+            return move(self.edits, line, col, stick_right)
+        own = self.by_line.get(line)
+        return (line, col) if own is None else move(own, line, col, stick_right)
 
     def range(self, r: Range, stick_right: bool = True) -> Optional[Range]:
-        start = move(self.edits, r.line, r.col, stick_right)
-        end = move(self.edits, r.end_line, r.end_col, False)
+        start = self.move(r.line, r.col, stick_right)
+        end = self.move(r.end_line, r.end_col, False)
         if start is None or end is None:
             return None
         return Range(start[0], start[1], end[0], end[1])
@@ -89,7 +111,7 @@ class _Mover:
         return Explanation(e.rule, e.text, tuple(Step(s.label, s.note, self.location(s.location)) for s in e.steps))
 
     def hint(self, h: ArgHint, scope: bool) -> Optional[ArgHint]:
-        where = move(self.edits, h.line, h.col, stick_right=not scope)  # a header's hint stays at its code's end
+        where = self.move(h.line, h.col, stick_right=not scope)  # a header's hint stays at its code's end
         if where is None:
             return None
         return replace(h, line=where[0], col=where[1], explanation=self.explanation(h.explanation),
@@ -104,7 +126,7 @@ class _Mover:
         return replace(site, range=r, name_range=name, hints=hints)
 
     def signature(self, s: SignatureChange) -> Optional[SignatureChange]:
-        where = move(self.edits, s.line, s.col, stick_right=False)
+        where = self.move(s.line, s.col, stick_right=False)
         r = self.range(s.range)
         if where is None or r is None:
             return None
