@@ -658,6 +658,11 @@ def _touches_a_signature(edits, text) -> bool:
     by_line = edits_by_line(edits)
     if by_line is not None:  # (typing within lines: each edit's line keeps its number)
         return any(in_a_function_header(text.line, n) for n in by_line)
+    return _touches_a_signature_edit_by_edit(edits, text)
+
+
+def _touches_a_signature_edit_by_edit(edits, text) -> bool:
+    """_touches_a_signature for any edits: each edit's lines moved through the edits after it."""
     for i, edit in enumerate(edits):
         at = move(edits[i + 1:], edit.line, 0) if i + 1 < len(edits) else (edit.line, 0)
         first = at[0] if at is not None else edit.line

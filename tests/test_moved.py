@@ -7,10 +7,11 @@ import random
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from pypto_lens.workspace.documents import OpenTexts, path_to_uri
 from pypto_lens.vocabulary import Code, Severity
-from pypto_lens.workspace.edits import Edit, moved
+from pypto_lens.workspace.edits import Edit, _Mover, edits_by_line, move, moved
 from pypto_lens.workspace.results import Diagnostic, DocumentAnalysis, Range
 from pypto_lens.workspace.workspace import Workspace
 
@@ -84,10 +85,6 @@ def test_a_window_moved_holds_what_the_whole_moved_holds_there(path):
 
 
 # -- a burst of typing within lines (edits.edits_by_line): each position moves through its own line's edits
-
-from hypothesis import given, settings, strategies as st  # noqa: E402
-
-from pypto_lens.workspace.edits import _Mover, edits_by_line, move  # noqa: E402
 
 _WITHIN_A_LINE = st.builds(lambda line, col, width, tail: Edit(line, col, line, col + width, 0, tail),
                            st.integers(0, 6), st.integers(0, 8), st.integers(0, 3), st.integers(0, 3))

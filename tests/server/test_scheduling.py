@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import random
 import threading
 import time
 
@@ -19,7 +20,8 @@ from pypto_lens.server import analyses
 from pypto_lens.server.analyses import (FIRST_PAUSE_SECONDS, MOVED_AFTER_SECONDS, PAUSE_SECONDS, PAUSED_AFTER_SECONDS,
                                         Analyses)
 from pypto_lens.server.documents import Documents
-from pypto_lens.server.text import Change
+from pypto_lens.server.text import Change, LspText
+from pypto_lens.workspace.edits import Edit
 from pypto_lens.workspace.results import ArgHint, CallSite, DocumentAnalysis, Explanation, Range
 
 URI = "file:///sched/doc.py"
@@ -590,14 +592,8 @@ async def test_the_first_change_right_after_an_open_waits_the_short_pause_an_ope
 
 def test_typing_within_lines_touches_a_header_exactly_when_the_edit_by_edit_check_says_so():
     """_touches_a_signature's way for edits within lines (each keeps its line: edits.edits_by_line)
-    gives what moving each edit's line through the edits after it gives, on every line of a program
+    gives what its edit-by-edit way (each edit's line moved through the edits after it) gives, on every line of a program
     with headers, bodies and a multi-line signature."""
-    import random
-
-    from pypto_lens.server.text import LspText
-    from pypto_lens.workspace.edits import Edit, move
-    from pypto_lens.workspace.text import in_a_function_header
-
     program = ("import pypto.language as pl\n\n\n@pl.function(type=pl.FunctionType.InCore)\n"
                "def kernel(a: pl.Tensor[[16], pl.FP32],\n           out: pl.Out[pl.Tensor[[16], pl.FP32]],\n"
                "           ) -> pl.Tensor[[16], pl.FP32]:\n    t = pl.load(a, [0], [16])\n"
@@ -605,18 +601,11 @@ def test_typing_within_lines_touches_a_header_exactly_when_the_edit_by_edit_chec
     text = LspText(program, 1)
     lines = program.count("\n") + 1
 
-    def edit_by_edit(edits) -> bool:
-        for i, edit in enumerate(edits):
-            at = move(edits[i + 1:], edit.line, 0) if i + 1 < len(edits) else (edit.line, 0)
-            if in_a_function_header(text.line, at[0] if at is not None else edit.line):
-                return True
-        return False
-
     rng = random.Random(7)
     answers = set()
     for _ in range(300):
         edits = [Edit(n, c, n, c + rng.randrange(2), 0, rng.randrange(3))
                  for n, c in ((rng.randrange(lines), rng.randrange(12)) for _ in range(rng.randrange(1, 8)))]
         answers.add(analyses._touches_a_signature(edits, text))
-        assert analyses._touches_a_signature(edits, text) == edit_by_edit(edits)
+        assert analyses._touches_a_signature(edits, text) == analyses._touches_a_signature_edit_by_edit(edits, text)
     assert answers == {True, False}
