@@ -19,6 +19,7 @@ def test_it_finds_the_jit_entries_only_and_measures_each_in_a_new_process(tmp_pa
     assert bench_cold.main(["--ext", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     assert "family/model.py" in out and "1 entries" in out
+    assert "machine: " in out and " cores" in out  # (the figures say where they were taken)
 
 
 def test_without_pypto_lib_it_says_so(tmp_path, capsys):

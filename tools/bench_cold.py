@@ -22,6 +22,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from machine import describe
+
 REPO = Path(__file__).resolve().parent.parent
 ENTRY = re.compile(r"^@pl\.jit(?:\(|$)", re.M)  # a jit entry (not .inline or .incore)
 BOUND_MS = 1000  # issue 20: the cold open under a second on every model
@@ -85,6 +87,7 @@ def main(argv=None) -> int:
                      "hints_runs_ms": [hints for hints, _ in runs]})
     rows.sort(key=lambda row: -row["hints_ms"])
     print("Cold open of pypto-lib's jit entries, each in a new process (ms): the hints, then the whole analysis")
+    print(describe())
     print(f"(an entry over {NEAR_MS} ms is opened {args.again} more times: the median, and each run's hints)")
     print(f"{'file':56}{'lines':>7}{'hints':>8}{'whole':>8}  runs")
     for row in rows[:args.top]:

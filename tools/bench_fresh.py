@@ -48,6 +48,7 @@ sys.path.insert(0, str(TOOLS))
 
 from gen_model import write_model  # noqa: E402
 from lsp_client import LspClient  # noqa: E402
+from machine import describe  # noqa: E402
 
 REAL_MODELS = ["pypto/examples/models/08_llama_mini.py",
                "pypto-lib/models/qwen3_14b/decode_fwd.py",
@@ -292,6 +293,7 @@ def main(argv=None) -> int:
           "viewport meanwhile; signature: a kernel's pl.Out -> pl.InOut seen at its caller in another open file "
           "(refreshed: the editor told to ask again), in file: the same for a kernel in its caller's file; "
           "scope lens: a write added to a scope seen in its lens")
+    print(describe())
     print(f"{'shape':24}" + "".join(f"{title:>15}" for _, title in columns))
     for name, row in rows.items():
         print(f"{name:24}" + "".join(f"{str(row.get(key, '-')):>15}" for key, _ in columns))
