@@ -13,6 +13,8 @@ import os
 import platform
 from pathlib import Path
 
+from pypto_lens.cli.parallel import default_jobs
+
 
 def processor() -> str:
     """The processor's model name (/proc/cpuinfo on Linux), else what the platform module says."""
@@ -26,8 +28,7 @@ def processor() -> str:
 
 
 def describe() -> str:
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    parts = [f"machine: {processor()}, {cores} cores"]
+    parts = [f"machine: {processor()}, {default_jobs()} cores"]  # (the cores this process may use)
     if hasattr(os, "getloadavg"):
         parts.append("load average " + " ".join(f"{load:.2f}" for load in os.getloadavg()))
     parts.append(f"Python {platform.python_version()}")
