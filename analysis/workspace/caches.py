@@ -88,6 +88,11 @@ class ContentCache:
             self.recording[key] = value
         return value
 
+    def peek(self, key, default=None):
+        """The value if cached, not recorded as used: a look whose value may not be used (get() it
+        when it is), lest the analysis running now hold what it only looked at."""
+        return self.values.get(key, default)
+
     def put(self, key, value, weight: int) -> None:
         """Set (or replace) a value."""
         if key in self.values:

@@ -512,7 +512,9 @@ class DocumentAnalyzer:
                 return None
             steps[name] = (then, step)
         moves = {name: moved for name, (_, moved) in before.items() if moved is not None and name not in steps}
-        hit = self.caches.programs.get(key) if steps or moves else None
+        # (peeked: an edit that changed a line, not only moved lines, looks and goes on without them; a
+        # get would have the new analysis hold the last result and lowerings till the document's next one)
+        hit = self.caches.programs.peek(key) if steps or moves else None
         left = None
         if hit is None and hints is not None and hints_only and (steps or moves):
             result, chain, externals = hints
@@ -521,10 +523,13 @@ class DocumentAnalyzer:
         if hit is None or not all(signature_token(external(ref)) == token for ref, token in hit[1].items()):
             return None
         for name, (then, step) in steps.items():
-            last = self.caches.lowered.get(then)
+            last = self.caches.lowered.peek(then)
             if last is None or not (header_stays(last, step) and same_moved(last, functions[name][1], step)):
                 return None
             moves[name] = composed(before[name][1], step)
+        for then, _ in steps.values():  # (only moved: what is moved is used, as it was)
+            self.caches.lowered.get(then)
+        self.caches.programs.get(key)
         self.caches.origins[made_from] = (key, {name: (now, moves.get(name)) for name, now in lowerings.items()},
                                           hints if left is not None else None)
         result, read = hit[0], hit[1]
