@@ -333,13 +333,14 @@ def test_a_closed_document_releases_what_its_analysis_held():
 
 @pytest.mark.parametrize("hints_first", [False, True], ids=["whole", "hints-then-rest"])
 @pytest.mark.parametrize("edit", [("other = self.leak(buf, other)", "other = self.leak(x, other)"),
-                                  ("\n\n@pl.jit\ndef entry", "\n\n# lines moved only\n@pl.jit\ndef entry")],
-                         ids=["a-changed-line", "moved-lines"])
+                                  # (a line between two programs: each one's cached result is used again)
+                                  ("\n\n@pl.jit\ndef entry", "\n\n# a note\n@pl.jit\ndef entry")],
+                         ids=["a-changed-line", "a-line-between-programs"])
 def test_an_edited_document_holds_what_an_analysis_of_its_text_holds(edit, hints_first):
     """Issue 13: an edit that changed a line looked at the last result to move it, and the look held
     that result and its lowerings until the document's next analysis: every edited document held
-    two program results (make soak 1.14-1.15x). Only what is moved is used (DocumentAnalyzer._moved),
-    whether the analysis is made whole or hints first and then the rest (as the server makes it)."""
+    two program results (make soak 1.14-1.15x). DocumentAnalyzer._moved peeks now, whether the
+    analysis is made whole or hints first and then the rest (as the server makes it)."""
     def held(workspace):
         return {name: (len(cache.holders), cache.total_weight - cache.spare_weight)
                 for name, cache in workspace.caches.all().items()}

@@ -527,7 +527,7 @@ class DocumentAnalyzer:
             if last is None or not (header_stays(last, step) and same_moved(last, functions[name][1], step)):
                 return None
             moves[name] = composed(before[name][1], step)
-        for then, _ in steps.values():  # (only moved: what is moved is used, as it was)
+        for then, _ in steps.values():  # (only moved lines: the result and the lowerings compared are held, as before)
             self.caches.lowered.get(then)
         self.caches.programs.get(key)
         self.caches.origins[made_from] = (key, {name: (now, moves.get(name)) for name, now in lowerings.items()},
