@@ -80,6 +80,25 @@ class DiskFiles:
     def __init__(self) -> None:
         self._files: dict[str, Document] = {}
 
+    def forget(self, uri: str) -> None:
+        """Read `uri` again when next asked (it changed on disk: its time stamp may not say so, a
+        rewrite of the same size within the clock's resolution)."""
+        self._files.pop(uri, None)
+
+    def changed_on_disk(self) -> list[str]:
+        """The files read whose time stamp or size is not what they were read with (deleted ones too):
+        for a client that watches no files for the server (its poll, server/watched_files.py)."""
+        out = []
+        for uri, doc in list(self._files.items()):
+            path = uri_to_path(uri)
+            try:
+                stat = path.stat() if path is not None else None
+            except OSError:
+                stat = None
+            if stat is None or (stat.st_mtime_ns, stat.st_size) != doc.stamp:
+                out.append(uri)
+        return out
+
     def read(self, uri: str) -> Optional[Document]:
         path = uri_to_path(uri)
         if path is None:

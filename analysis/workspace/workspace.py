@@ -18,6 +18,7 @@ exports ran, if any (DocumentAnalyzer.pending).
 """
 from __future__ import annotations
 
+import collections
 import hashlib
 import os
 import threading
@@ -40,9 +41,14 @@ from . import helper_callers
 from .helper_callers import Lending, with_callers
 from .documents import DiskFiles, Document, OpenDocuments, OpenTexts, path_to_uri, uri_to_path
 from .results import Diagnostic, DocumentAnalysis, Range
+from .unresolved import unresolved_imports
 
 
 _ABSENT = "<absent>"
+# a read of where an import leads (not of a file's exports): its "what" is (importing uri, module, level),
+# its token the uri found. A file created on disk (a branch switch) then makes stale what imported
+# it while it was missing (issue 42)
+_RESOLVED = "<resolved>"
 _REPLACED_KEPT = 16  # replaced analyses kept for release_replaced() at most (one per open document, about)
 
 
@@ -143,6 +149,7 @@ class Workspace:
         # dspark_drafter.py, which the server spends once the edit's answers are out
         self.keep_replaced = False
         self._replaced: list = []
+        self.analysed: collections.Counter = collections.Counter()  # uri -> analyses made in its own right
 
     def release_replaced(self) -> None:
         """Free the analyses replaced since the last call (with `keep_replaced`). Without the lock: the
@@ -158,6 +165,12 @@ class Workspace:
             self.lending.forget(uri)  # its text on disk may lend otherwise
             self.caches.splitters.pop(uri, None)
             self.caches.forget(uri)
+
+    def disk_changed(self, uri: str) -> None:
+        """`uri` changed on disk (created, written, deleted): read it again when next asked. Safe without
+        the lock (one dict pop): the server calls it on its event loop while the worker may analyse.
+        What was made from its old text is found stale by the reads' tokens (_current)."""
+        self.files.forget(uri)
 
     def text(self, uri: str) -> Optional[str]:
         doc = self._document(uri)
@@ -253,7 +266,7 @@ class Workspace:
             cached = self._analyses.get(uri)
             light = self._lights.get(uri)
             reads = cached[0][2] if cached else light[0][2] if light else {}
-            return list(dict.fromkeys(dep for dep, _ in reads))
+            return list(dict.fromkeys(dep for dep, _ in reads if dep != _RESOLVED))
 
     def _analyse(self, uri: str, hints_only: bool = False) -> Optional[tuple[DocumentAnalysis, Exports]]:
         round_ = self._round
@@ -299,11 +312,11 @@ class Workspace:
                 analysis, summary, rest = analyzer.analyse_hints(doc.text, uri, doc.version)
             else:
                 (analysis, summary), rest = analyzer.analyse(doc.text, uri, doc.version), None
+            own = self._explain_unresolved(uri, doc.text, analysis, summary)  # (the workspace's own go first)
             if not doc.valid_utf8:
-                analysis.diagnostics.insert(0, Diagnostic(Code.INVALID_UTF8, Severity.WARNING,
-                                                          "this file is not valid UTF-8: invalid bytes were "
-                                                          "read as U+FFFD", Range(0, 0, 0, 0)))
-            self._explain_unresolved(uri, analysis, summary)
+                own.insert(0, Diagnostic(Code.INVALID_UTF8, Severity.WARNING, "this file is not valid UTF-8: "
+                                         "invalid bytes were read as U+FFFD", Range(0, 0, 0, 0)))
+            analysis.diagnostics[0:0] = own
             exports = _exports(uri, summary)
             # (the reads stay a live dict: the rest of an analysis made hints first may add to them)
             self._analyses[uri] = ((doc.text, self.registry(), deps), analysis, exports, rest)
@@ -312,6 +325,7 @@ class Workspace:
                     self._replaced.clear()
                 self._replaced.append(cached)
             self._drop_light(uri)  # (its analysis answers importers from now on)
+            self.analysed[uri] += 1
             self.lending.record(uri, doc.text, deps, analysis.lent)
             return analysis, exports
         finally:
@@ -325,6 +339,8 @@ class Workspace:
         return all(self._token(dep, what) == token for (dep, what), token in list(key[2].items()))
 
     def _token(self, uri: str, what: tuple) -> str:
+        if uri == _RESOLVED:
+            return self.resolve_module(*what) or _ABSENT
         exports = self.exports(uri)
         return exports.token(what) if exports is not None else _ABSENT
 
@@ -374,8 +390,11 @@ class Workspace:
         if self._lights.pop(uri, None) is not None:
             self.caches.forget(_light_holder(uri))
 
-    def _explain_unresolved(self, uri: str, analysis: DocumentAnalysis, summary: ModuleSummary) -> None:
-        """A call without directions whose callee is imported says where it was to come from (S6)."""
+    def _explain_unresolved(self, uri: str, text: str, analysis: DocumentAnalysis, summary: ModuleSummary
+                            ) -> list[Diagnostic]:
+        """A call without directions whose callee is imported says where it was to come from (S6); an
+        import whose module is not found says so once (unresolved.py): its diagnostics."""
+        missing: dict = {}
         for k, site in enumerate(analysis.calls):
             imported = summary.imports.get(site.callee) if site.skipped else None
             if imported is None:
@@ -387,6 +406,9 @@ class Workspace:
                    f"imported from `{module}`, which defines no pl function `{imported.name}` PyPTO Lens can see "
                    f"(made at run time, or not decorated as a pl function) (S6)")
             analysis.calls[k] = replace(site, skipped=why)
+            if target is None:
+                missing.setdefault((imported.module, imported.level), []).append((site.callee, site.range))
+        return unresolved_imports(text, missing) if missing else []
 
     # -- module resolution ------------------------------------------------------------------
     def resolve_module(self, from_uri: str, module: Optional[str], level: int) -> Optional[str]:
@@ -448,8 +470,13 @@ class _Resolver:
         self.uri = uri
         self.deps = deps
 
+    def _resolve(self, from_uri: str, module: Optional[str], level: int) -> Optional[str]:
+        target = self.workspace.resolve_module(from_uri, module, level)
+        self.deps[(_RESOLVED, (from_uri, module, level))] = target or _ABSENT
+        return target
+
     def _exports(self, module: Optional[str], level: int) -> tuple[Optional[str], Optional[Exports]]:
-        target = self.workspace.resolve_module(self.uri, module, level)
+        target = self._resolve(self.uri, module, level)
         if target is None or target == self.uri:
             return target, None
         return target, self.workspace.exports(target)
@@ -486,7 +513,7 @@ class _Resolver:
 
     def _imported_function(self, from_uri: str, imported, depth: int) -> Optional[Fn]:
         """The pl function `from m import f` names, following a package's own re-exports."""
-        target = self.workspace.resolve_module(from_uri, imported.module, imported.level)
+        target = self._resolve(from_uri, imported.module, imported.level)
         if target is None or target == self.uri or depth > 4:
             return None
         exports = self.workspace.exports(target)
