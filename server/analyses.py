@@ -100,6 +100,7 @@ PAUSE_SECONDS = 0.1  # ... once its typing pauses this long (its answers meanwhi
 FIRST_PAUSE_SECONDS = 0.015  # ... but the first change after a pause waits only this long for another ...
 AT_ONCE_UNDER_SECONDS = 1.5  # ... when its last analysis took less (pypto-lib's biggest models open in 1-1.2 s)
 ANSWERS_SECONDS = 0.05  # how long the cycle collector stays off for the hints an edit's analysis answers, at most
+DISK_PAUSE_SECONDS = 0.1  # open documents are analysed again this long after the last file event (watched_files.py)
 LENDING_DELAY_SECONDS = 1.0  # the background lending to an open helper starts this long after the last change (a pause in typing: lending takes the worker, and a keystroke meanwhile waits)
 
 
@@ -188,6 +189,26 @@ class Analyses:
                 self.due[uri] = now + (FIRST_PAUSE_SECONDS if first else PAUSE_SECONDS)
                 (self.first_pause.add if first else self.first_pause.discard)(uri)
             self.want(uri)
+
+    def files_changed(self) -> None:
+        """Files that are not open changed on disk (watched_files.py): every open document may read
+        them. Each is analysed again once the file events pause for `DISK_PAUSE_SECONDS` (a branch
+        switch comes in several notifications: one analysis per document for all of them); meanwhile
+        no answer is moved from its last analysis, which may show what the files said before
+        (foreign_generation). Those that read nothing that changed cost only the check of their
+        reads (the early cutoff); the editor is told to ask again for those whose answers changed
+        (_refresh_if_changed_elsewhere)."""
+        self.changed()
+        due = time.monotonic() + DISK_PAUSE_SECONDS
+        for uri in list(self.server.documents):
+            if uri in self.done and self.server.is_python(uri):
+                self.due[uri] = max(self.due.get(uri, 0.0), due)
+                self.wanted[uri] = None
+        self._start()
+
+    def typed_within(self, seconds: float) -> bool:
+        """Was any document edited in the last `seconds`?"""
+        return any(time.monotonic() - when < seconds for when in self.last_typed.values())
 
     def _others_later(self, uri: str, first: bool = False) -> None:
         """The other open documents, analysed again once the typing pauses, after `uri`: an import
@@ -587,6 +608,7 @@ class Analyses:
         text = self.server.documents.get(uri)
         if text is not None:
             before = self.done.get(uri)
+            whole_before = self.whole.get(uri)
             self.done[uri] = done
             if done.complete:
                 self.whole[uri] = done
@@ -598,6 +620,8 @@ class Analyses:
                 self._maybe_refresh(uri, done)
                 if before is not None and before.version == done.version:
                     self._refresh_if_changed_elsewhere(before, done)
+                if done.complete and whole_before is not None and whole_before.version == done.version:
+                    self._diagnostics_changed_elsewhere(uri, whole_before, done)
         self._wake()
 
     def _refresh_if_changed_elsewhere(self, before: Done, done: Done) -> None:
@@ -610,6 +634,15 @@ class Analyses:
         if _shown(before.analysis, whole) != _shown(done.analysis, whole):
             self.server.refresh_hints()
             self.server.refresh_code_lenses()
+
+    def _diagnostics_changed_elsewhere(self, uri: str, before: Done, done: Done) -> None:
+        """The same text's whole analysis again after another change: a client that pulls diagnostics asks
+        again for those of the documents it edits; for one whose import changed on disk it is told to."""
+        if before.analysis is None or done.analysis is None or before.analysis is done.analysis:
+            return
+        if _diagnosed(before.analysis) != _diagnosed(done.analysis):
+            self.server.diagnostics.changed_elsewhere(uri)
+            self.server.refresh_code_lenses()  # (the task graphs' counts, with their hazards)
 
     def _wake(self) -> None:
         event, self.changed_event = self.changed_event, None
@@ -648,6 +681,12 @@ def _shown(analysis: Optional[DocumentAnalysis], window: tuple[int, int]) -> tup
     signatures = tuple(sorted((s.line, s.col, s.function, s.param, s.declared, s.effective)
                               for s in analysis.signatures if first <= s.line <= last))
     return hints, signatures
+
+
+def _diagnosed(analysis: DocumentAnalysis) -> tuple:
+    """What an analysis's diagnostics say, to compare two answers."""
+    return tuple((d.code, d.severity, d.message, d.range) for d in
+                 list(analysis.diagnostics) + list(analysis.optional_diagnostics))
 
 
 def _touches_a_signature(edits, text) -> bool:

@@ -69,6 +69,22 @@ class Diagnostics:
             if other != uri and self.server.is_python(other):
                 self.schedule(other)
 
+    def schedule_all(self) -> None:
+        """Files changed on disk: a client that does not pull gets each open document's diagnostics
+        again where they changed (a pulling one is told to ask again by analyses.py, once an analysis
+        shows a change: changed_elsewhere)."""
+        if not self.server.pull_diagnostics:
+            for uri in list(self.server.documents):
+                self.schedule(uri)
+
+    def changed_elsewhere(self, uri: str) -> None:
+        """`uri`'s diagnostics changed with no edit of it (a file it imports changed on disk)."""
+        if self.server.pull_diagnostics:
+            if _client_can(self.server, "workspace.diagnostics.refresh_support"):
+                self.server.workspace_diagnostic_refresh(None)
+        else:
+            self.schedule(uri)
+
     async def _publish_later(self, uri: str) -> None:
         try:
             await asyncio.sleep(DEBOUNCE_SECONDS)

@@ -11,7 +11,8 @@ from lsprotocol import types
 
 from pypto_lens.gc_policy import collect_less_often
 
-from . import code_actions, code_lens, commands, diagnostics, hover, inlay_hints, memory, settled, status, task_graph
+from . import (code_actions, code_lens, commands, diagnostics, hover, inlay_hints, memory, settled, status,
+               task_graph, watched_files)
 from .arguments import add_serve_arguments
 from .server import LensServer
 from .settings import hint_budget
@@ -22,7 +23,7 @@ log = logging.getLogger("pypto-lens")
 def create_server() -> LensServer:
     server = LensServer()
     for feature in (inlay_hints, hover, diagnostics, code_actions, commands, code_lens, task_graph, status, memory,
-                    settled):
+                    settled, watched_files):
         feature.install(server)
 
     @server.feature(types.INITIALIZE)
@@ -43,7 +44,10 @@ def create_server() -> LensServer:
             ls.settings_in.set()
         if changed:
             ls.refresh_views()
+        await ls.watched_files.register()
         await ls.registry_sources.load()
+        if ls.registry_sources.checkout.registry is not None:
+            await ls.watched_files.register(registry=True)
         await ls.analyses.warm()
 
     @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)

@@ -32,6 +32,7 @@ from .documents import Documents
 from .registry_sources import RegistrySources
 from .settings import Settings, parse_settings
 from .text import UTF16, Change, LspText
+from .watched_files import WatchedFiles
 
 log = logging.getLogger("pypto-lens")
 # how long the first answers wait for the client's settings (a slower client gets the defaults first,
@@ -103,6 +104,7 @@ class LensServer(LanguageServer):
         self.pull_diagnostics = False
         self.diagnostics = Diagnostics(self)
         self.registry_sources = RegistrySources(self)
+        self.watched_files = WatchedFiles(self)
 
     # -- the negotiated position encoding -----------------------------------------------------------
     @property

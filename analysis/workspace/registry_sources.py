@@ -15,6 +15,10 @@ from .documents import uri_to_path
 from .workspace import Workspace
 
 
+# the files an editor watches for the server where the workspace holds a checkout (server/watched_files.py)
+REGISTRY_SOURCE_GLOB = "**/*.{" + ",".join(suffix.lstrip(".") for suffix in SOURCE_SUFFIXES) + "}"
+
+
 def is_registry_source(uri: str) -> bool:
     """A C++ source where REGISTER_OP chains are read and checked."""
     return uri.endswith(SOURCE_SUFFIXES)

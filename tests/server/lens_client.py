@@ -82,6 +82,8 @@ class LensClient(LanguageClient):
         super().__init__(*args, **kwargs)
         self.published: list[types.PublishDiagnosticsParams] = []  # every publishDiagnostics, in order
         self.inlay_refreshes = 0
+        self.code_lens_refreshes = 0
+        self.registrations: list[types.Registration] = []  # client/registerCapability, in order
         self.configuration_delay = 0.0  # seconds before answering workspace/configuration (a slow editor)
         self.configuration_requests = 0
         self._uris = itertools.count()
@@ -174,6 +176,27 @@ class LensClient(LanguageClient):
             text_document=types.TextDocumentIdentifier(uri="file:///nonexistent-pypto-lens/roundtrip.py"),
             position=types.Position(0, 0))))
 
+    async def settled(self) -> dict[str, int]:
+        """pyptoLens/settled: once the server's background work is done; its count of analyses per document."""
+        answer = await bounded(self.protocol.send_request_async("pyptoLens/settled", None))
+        return {entry.uri: entry.count for entry in answer.analyses}
+
+    def files_changed(self, *changes: tuple[Path, types.FileChangeType]) -> None:
+        """workspace/didChangeWatchedFiles, as an editor's file watcher sends it."""
+        self.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(changes=[
+            types.FileEvent(uri=path.as_uri(), type=kind) for path, kind in changes]))
+
+    @property
+    def watched_globs(self) -> list[str]:
+        """The globs the server asked this client to watch (dynamic registration)."""
+        globs = []
+        for r in self.registrations:
+            if r.method == types.WORKSPACE_DID_CHANGE_WATCHED_FILES:  # (its options arrive as plain JSON)
+                options = r.register_options
+                watchers = options.get("watchers", []) if isinstance(options, dict) else options.watchers
+                globs.extend(str(w["globPattern"] if isinstance(w, dict) else w.glob_pattern) for w in watchers)
+        return globs
+
     @property
     def pulls(self) -> bool:
         caps = self.capabilities
@@ -201,6 +224,14 @@ def _count_inlay_refresh(client: LensClient, params: None):
     client.inlay_refreshes += 1
 
 
+def _count_code_lens_refresh(client: LensClient, params: None):
+    client.code_lens_refreshes += 1
+
+
+def _record_registration(client: LensClient, params: types.RegistrationParams):
+    client.registrations.extend(params.registrations)
+
+
 async def _answer_configuration(client: LensClient, params: types.ConfigurationParams):
     client.configuration_requests += 1
     if client.configuration_delay:
@@ -213,19 +244,23 @@ def make_client() -> LensClient:
     features = dict(DEFAULT_CLIENT_FEATURES)
     features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = _record_publish
     features[types.WORKSPACE_INLAY_HINT_REFRESH] = _count_inlay_refresh
+    features[types.WORKSPACE_CODE_LENS_REFRESH] = _count_code_lens_refresh
+    features[types.CLIENT_REGISTER_CAPABILITY] = _record_registration
     features[types.WORKSPACE_CONFIGURATION] = _answer_configuration
     register_lsp_features(client, features)
     return client
 
 
 def capabilities(encoding: Optional[str] = "utf-16", *, pull: bool = True, configuration: bool = True,
-                 refresh: bool = True) -> types.ClientCapabilities:
+                 refresh: bool = True, watch: bool = True) -> types.ClientCapabilities:
     """An editor like VS Code or Neovim 0.11: inlay hints with lazy tooltips, markdown hovers, quick fixes."""
     return types.ClientCapabilities(
         general=types.GeneralClientCapabilities(position_encodings=[encoding] if encoding else None),
         workspace=types.WorkspaceClientCapabilities(
             configuration=configuration, did_change_configuration=types.DidChangeConfigurationClientCapabilities(),
             inlay_hint=types.InlayHintWorkspaceClientCapabilities(refresh_support=refresh),
+            code_lens=types.CodeLensWorkspaceClientCapabilities(refresh_support=refresh),
+            did_change_watched_files=types.DidChangeWatchedFilesClientCapabilities(dynamic_registration=watch),
             diagnostics=types.DiagnosticWorkspaceClientCapabilities(refresh_support=refresh),
             execute_command=types.ExecuteCommandClientCapabilities(), workspace_folders=True),
         text_document=types.TextDocumentClientCapabilities(
