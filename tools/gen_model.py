@@ -2,6 +2,7 @@
 """Write a folder shaped like a model of PyPTO's libraries, for benchmarks (issue 8).
 
   python tools/gen_model.py FOLDER [--lines 3000] [--seed 1]
+  python tools/gen_model.py FOLDER --files 500 [--lines 300] [--seed 1]
 
 Real model files hold one `@pl.jit` family: a few `@pl.jit.inline` helpers, one
 long inline "core" of hundreds of lines with dozens of `with pl.at(...)` and
@@ -11,6 +12,11 @@ FOLDER/model.py (about LINES lines; the core takes most of them) with its
 siblings shapes.py (constants) and blocks.py (imported `@pl.jit.incore`
 kernels and `@pl.jit.inline` helpers, one calling another of its own file).
 The text is deterministic for a given seed and every line is valid pl code.
+
+With --files N it writes a monorepo's worth of them (issue 42): families of three files
+(shapes.py, blocks.py, model.py of --lines lines), each in a folder of its own
+(FOLDER/family_000/...), N files in all; the helpers' and kernels' names repeat from one
+family to the next, as in a real workspace of models written from one template.
 """
 from __future__ import annotations
 
@@ -250,12 +256,29 @@ def write_model(folder: Path, lines: int, seed: int = 1) -> Path:
     return main
 
 
+def write_families(folder: Path, files: int, lines: int, seed: int = 1) -> list[Path]:
+    """`files` files in families of three (the last one may be smaller), each family in a folder of its own."""
+    written: list[Path] = []
+    for k in range((files + 2) // 3):
+        family = folder / f"family_{k:03}"
+        write_model(family, lines, seed + k)
+        written += [family / "shapes.py", family / "blocks.py", family / "model.py"]
+    for extra in written[files:]:
+        extra.unlink()
+    return written[:files]
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("folder", type=Path)
     parser.add_argument("--lines", type=int, default=3000)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--files", type=int, help="a workspace of this many files, in families of three")
     args = parser.parse_args(argv)
+    if args.files:
+        written = write_families(args.folder, args.files, args.lines, args.seed)
+        print(f"{len(written)} files in {args.folder}")
+        return 0
     print(write_model(args.folder, args.lines, args.seed))
     return 0
 

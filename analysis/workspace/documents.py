@@ -85,6 +85,27 @@ class DiskFiles:
         rewrite of the same size within the clock's resolution)."""
         self._files.pop(uri, None)
 
+    def peek(self, uri: str) -> Optional[str]:
+        """The file's text, without keeping it: what is kept is current, else it is read for this once
+        (the search for an inline helper's callers reads every Python file of the workspace, and keeps
+        only what it found: issue 42's 500 files)."""
+        doc = self._files.get(uri)
+        path = uri_to_path(uri)
+        try:
+            stat = path.stat() if path is not None else None
+        except OSError:
+            return None
+        if stat is None:
+            return None
+        if doc is not None and doc.stamp == (stat.st_mtime_ns, stat.st_size):
+            return doc.text
+        if stat.st_size > MAX_FILE_BYTES or not path.is_file():
+            return None
+        try:
+            return normalise_newlines(decode(path.read_bytes())[0])
+        except OSError:
+            return None
+
     def changed_on_disk(self) -> list[str]:
         """The files read whose time stamp or size is not what they were read with (deleted ones too):
         for a client that watches no files for the server (its poll, server/watched_files.py)."""

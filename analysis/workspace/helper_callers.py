@@ -408,7 +408,8 @@ class _CallerIndex:
         self.roots: Optional[tuple] = None
         self.files: list[str] = []
         self.folders: dict[str, int] = {}  # folder -> its mtime when walked
-        self.mentions: dict = {}  # uri -> (text, names, whether the text names one of them)
+        self.mentions: dict = {}  # uri -> (its text's hash and length, names, whether the text names one of them)
+        self.imports: dict = {}  # uri -> (its text's hash and length, the files its imports name)
         self.borrowed: dict = {}  # helper uri -> (key, its analysis, the analysis with its callers' sites)
 
     def candidates(self, workspace, uri: str, helpers: dict, open_only: bool = False) -> list[str]:
@@ -427,16 +428,72 @@ class _CallerIndex:
         for candidate in sorted(open_uris if open_only else set(self.files) | open_uris):
             if candidate in (uri, own) or (candidate in open_uris and _file_key(candidate) == own):
                 continue
-            text = workspace.text(candidate)
+            text = workspace.peek_text(candidate)  # (not kept: only what was found is)
             if text is None:
                 continue
+            key = (hash(text), len(text))
             cached = self.mentions.get(candidate)
-            if cached is None or cached[0] is not text or cached[1] != names:
+            if cached is None or cached[0] != key or cached[1] != names:
                 pattern = pattern or re.compile(r"\b(?:" + "|".join(map(re.escape, names)) + r")\b")
-                cached = self.mentions[candidate] = (text, names, pattern.search(text) is not None)
-            if cached[2]:
+                cached = self.mentions[candidate] = (key, names, pattern.search(text) is not None)
+            if cached[2] and self._reaches(workspace, candidate, text, own):
                 out.append(candidate)
         return out
+
+    def _reaches(self, workspace, caller: str, text: str, helper_file: str) -> bool:
+        """Do `caller`'s imports lead to `helper_file`, directly or through the files they import? A
+        workspace of models from one template names the same helpers in every family: only a file
+        that imports this one (or a file that does) can expand its helpers."""
+        seen, todo = {_file_key(caller)}, [(caller, text)]
+        while todo and len(seen) < _MAX_REACHED:
+            uri, body = todo.pop()
+            for target in self._imported(workspace, uri, body):
+                key = _file_key(target)
+                if key == helper_file:
+                    return True
+                if key not in seen:
+                    seen.add(key)
+                    imported = workspace.peek_text(target)
+                    if imported is not None:
+                        todo.append((target, imported))
+        return bool(todo)  # (searched too far to tell: it may)
+
+    def _imported(self, workspace, uri: str, text: str) -> tuple:
+        """The files `uri`'s import statements name (kept by its text's hash)."""
+        key = (hash(text), len(text))
+        cached = self.imports.get(uri)
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        found = []
+        for level, module, names in _import_statements(text):
+            for name in [None] + names:  # (`from pkg import blocks` names the module pkg.blocks too)
+                dotted = ".".join(part for part in (module, name) if part) or None
+                target = workspace.resolve_module(uri, dotted, level)
+                if target is not None:
+                    found.append(target)
+        result = tuple(dict.fromkeys(found))
+        self.imports[uri] = (key, result)
+        return result
+
+
+_MAX_REACHED = 64  # files followed through imports from one caller, at most
+_IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+(\.*)[ \t]*([\w.]*)[ \t]+import[ \t]+\(?([\w., \t]*)|import[ \t]+([\w., \t]+))",
+                     re.M)
+
+
+def _import_statements(text: str) -> list[tuple[int, Optional[str], list[str]]]:
+    """(level, module, names) of each `from m import a, b` and `import m, n.o` (as statements of a line)."""
+    out = []
+    for match in _IMPORT.finditer(text):
+        if match.group(4) is not None:
+            for part in match.group(4).split(","):
+                module = part.split(" as ")[0].strip()
+                if module:
+                    out.append((0, module, []))
+        else:
+            names = [part.split(" as ")[0].strip() for part in match.group(3).split(",")]
+            out.append((len(match.group(1)), match.group(2) or None, [n for n in names if n]))
+    return out
 
 
 def _python_files(roots: tuple) -> tuple[list[str], dict[str, int]]:

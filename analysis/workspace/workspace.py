@@ -176,6 +176,11 @@ class Workspace:
         doc = self._document(uri)
         return doc.text if doc else None
 
+    def peek_text(self, uri: str) -> Optional[str]:
+        """The document's text, a file on disk read without being kept (DiskFiles.peek)."""
+        snapshot = self.open_documents.snapshot(uri)
+        return snapshot.text if snapshot is not None else self.files.peek(uri)
+
     def _document(self, uri: str) -> Optional[Document]:
         snapshot = self.open_documents.snapshot(uri)
         if snapshot is not None:
