@@ -14,7 +14,8 @@ totals under a name, `since` orders the sites by their growth since that mark. T
 `{"rssKb", "collected", "tracing", "tracedKb", "tracedPeakKb", "sites": [{"site", "kb", "count",
 "kbDiff", "countDiff"}]}` (a site is `file:line`; with "traceback", its frames innermost first,
 `a < b`; `collected`, with `collect`: how many objects the collector found unreachable, garbage
-that reference counting could not free).
+that reference counting could not free), and `"holds"`: what the workspace keeps (Workspace.holdings: the
+documents analysed, the files read only for their exports, the files read from disk and their characters).
 """
 from __future__ import annotations
 
@@ -37,7 +38,9 @@ _marks: dict[str, dict[str, tuple[int, int]]] = {}  # name -> site -> (bytes, co
 def install(server) -> None:
     @server.feature(MEMORY)
     def memory(ls, params: Any) -> dict:
-        return memory_answer(params if isinstance(params, dict) else _as_dict(params))
+        answer = memory_answer(params if isinstance(params, dict) else _as_dict(params))
+        answer["holds"] = ls.lens.holdings()  # (what the workspace keeps, per kind of file)
+        return answer
 
 
 def memory_answer(params: dict) -> dict:

@@ -80,6 +80,13 @@ class DiskFiles:
     def __init__(self) -> None:
         self._files: dict[str, Document] = {}
 
+    def __len__(self) -> int:
+        return len(self._files)
+
+    def characters(self) -> int:
+        """Of the texts kept."""
+        return sum(len(doc.text) for doc in list(self._files.values()))
+
     def forget(self, uri: str) -> None:
         """Read `uri` again when next asked (it changed on disk: its time stamp may not say so, a
         rewrite of the same size within the clock's resolution)."""

@@ -166,6 +166,12 @@ class Workspace:
             self.caches.splitters.pop(uri, None)
             self.caches.forget(uri)
 
+    def holdings(self) -> dict:
+        """What the workspace keeps, by kind of file (for soaks and the 500-file benchmark). Without the
+        lock: read on the server's event loop (sizes and copies of dicts are atomic)."""
+        return {"analyses": len(self._analyses), "lightExports": len(self._lights),
+                "diskFiles": len(self.files), "diskChars": self.files.characters()}
+
     def disk_changed(self, uri: str) -> None:
         """`uri` changed on disk (created, written, deleted): read it again when next asked. Safe without
         the lock (one dict pop): the server calls it on its event loop while the worker may analyse.

@@ -53,3 +53,16 @@ async def test_with_tracing_the_sites_that_grew_since_a_mark_come_first(start_se
         assert len(by_line["sites"]) == 3 and " < " not in by_line["sites"][0]["site"]
         stopped = await memory(client, trace=0)
         assert stopped["tracing"] is False and "sites" not in stopped
+
+
+async def test_the_answer_says_what_the_workspace_holds_per_kind_of_file(start_session):
+    async with start_session(capabilities("utf-16")) as client:
+        before = (await memory(client))["holds"]
+        assert before["analyses"] == 0 and before["diskFiles"] == 0
+        first = client.open_new(DEMO)
+        assert await client.hints(first)
+        second = client.open_new(DEMO.replace("class Demo", "class Demo2"))
+        assert await client.hints(second)
+        held = (await memory(client))["holds"]
+        assert held["analyses"] == 2  # one per open document, nothing else was read
+        assert held["diskChars"] >= 0 and held["lightExports"] >= 0
