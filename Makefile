@@ -5,8 +5,10 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 SOAK_MAX_GROWTH ?= 1.1
 SOAK_SECONDS ?= 120
+SOAK_BIG_SECONDS ?= 600
+SOAK_BIG_MAX_GROWTH ?= 1.15
 
-.PHONY: demo test test-python test-extension bench soak vsix e2e e2e-nvim clean
+.PHONY: demo test test-python test-extension bench soak soak-big vsix e2e e2e-nvim clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -32,10 +34,15 @@ bench: $(STAMP)
 	$(PY) tools/bench_models.py
 	$(PY) tools/bench_fresh.py
 	$(PY) tools/bench_cold.py
+	$(PY) tools/bench_workspace.py
 
 # a long editing session against the real server: answers equal a fresh server's, memory within 1.1x
 soak: $(STAMP)
 	$(PY) tools/soak.py --seconds $(SOAK_SECONDS) --max-growth $(SOAK_MAX_GROWTH)
+
+# the same over 500 generated files, 12 of them edited, with files changed on disk mixed in (issue 42)
+soak-big: $(STAMP)
+	$(PY) tools/soak.py --families 500 --open 12 --disk 0.15 --seconds $(SOAK_BIG_SECONDS) --max-growth $(SOAK_BIG_MAX_GROWTH)
 
 vsix: $(STAMP)
 	$(MAKE) -C vscode-extension vsix

@@ -2,6 +2,7 @@
 """A long editing session against the real server: are its answers still right, does its memory stay flat?
 
   python tools/soak.py [--seconds 120] [--seed 1] [--steps N] [--models 8] [--lines 300] [--folder DIR]
+                       [--families FILES --open 12] [--disk 0.0] [--burst 200]
                        [--max-growth 1.1] [--tracemalloc [FRAMES]] [--group traceback|lineno|filename]
                        [--top 15] [--max-mb 3000] [--server CMD]
 
@@ -13,6 +14,13 @@ until the time is up, edits as a user does: types and deletes tokens a character
 deletes and duplicates lines, flips `pl.Out[` / `pl.InOut[` in signatures (callers in other files
 must follow), reverts a file, closes a file without saving and reopens it, changes settings, and
 asks for hints, hovers, diagnostics, code lenses and task graphs throughout.
+
+`--families FILES` writes a workspace of that many files instead (tools/gen_model.py --files:
+families of shapes.py, blocks.py and model.py, a folder each) and edits --open of them (model.py of
+two thirds, blocks.py of the rest of the first families); the others are never opened. `--disk P`
+makes a step, with that probability, a change on disk instead (tools/soak_disk.py: a file not open
+rewritten, an open one saved, a branch switch of up to --burst files, a file deleted or made again),
+each told to the server as an editor's file watcher tells it.
 
 At the end every file is open with its final text, and a fresh server given the same texts must
 answer the same hints, resolved tooltips, hovers, diagnostics and code lenses. Memory is the
@@ -41,12 +49,15 @@ from typing import Optional
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from gen_model import BLOCKS_FILE, ROW, SHAPES, model  # noqa: E402
+from gen_model import write_families  # noqa: E402
 from lsp_client import LspClient, LspError  # noqa: E402
+from soak_disk import Disk  # noqa: E402
 
 WHOLE = {"start": {"line": 0, "character": 0}, "end": {"line": 10**6, "character": 0}}
 CAPABILITIES = {
     "general": {"positionEncodings": ["utf-16"]},
-    "workspace": {"configuration": True, "didChangeConfiguration": {}, "workspaceFolders": True},
+    "workspace": {"configuration": True, "didChangeConfiguration": {}, "workspaceFolders": True,
+                  "didChangeWatchedFiles": {"dynamicRegistration": True}},
     "textDocument": {
         "synchronization": {"didSave": True},
         "hover": {"contentFormat": ["markdown", "plaintext"]},
@@ -85,6 +96,15 @@ def write_workspace(folder: Path, models: int, lines: int, seed: int) -> list[Pa
             text = text.replace("from shapes import", imports + "from shapes import", 1) + CHAIN
         (folder / f"model_{k}.py").write_text(text, encoding="utf-8")
     return sorted(folder.glob("*.py"))
+
+
+def edited_families(folder: Path, files: int, lines: int, seed: int, opened: int) -> list[Path]:
+    """A workspace of `files` generated files; the editor's documents: model.py of two thirds of `opened`
+    families, blocks.py of the first of them (the rest of those families' blocks.py stay closed, on disk)."""
+    write_families(folder, files, lines, seed)
+    models = (2 * opened + 2) // 3
+    return ([folder / f"family_{k:03}" / "model.py" for k in range(models)]
+            + [folder / f"family_{k:03}" / "blocks.py" for k in range(opened - models)])
 
 
 def pl_files(folder: Path, limit: int) -> list[Path]:
@@ -218,10 +238,16 @@ def proc_rss_kb(pid: int) -> Optional[int]:
 class Editor:
     """The random user: each step edits, closes, reopens or changes settings, and asks as an editor asks."""
 
-    def __init__(self, client: LspClient, docs: list[Document], rng: random.Random, result: Result):
+    def __init__(self, client: LspClient, docs: list[Document], rng: random.Random, result: Result,
+                 disk: Optional[Disk] = None, disk_share: float = 0.0):
         self.client, self.docs, self.rng, self.result = client, docs, rng, result
+        self.disk, self.disk_share = disk, disk_share
 
     def step(self) -> None:
+        if self.disk is not None and self.rng.random() < self.disk_share:
+            self.disk.step()
+            self.ask(self.rng.choice([d for d in self.docs if d.open] or self.docs), None)
+            return
         doc = self.rng.choice(self.docs)
         if not doc.open:
             open_document(self.client, doc)
@@ -369,7 +395,7 @@ def logged_errors(client: LspClient) -> list[str]:
 
 def run_soak(root: Path, paths: list[Path], seconds: float, seed: int, command: list[str], *,
              logs: Path, tracemalloc: int = 0, top: int = 15, max_steps: Optional[int] = None,
-             group: str = "traceback", max_mb: float = 3000) -> Result:
+             group: str = "traceback", max_mb: float = 3000, disk_share: float = 0.0, burst: int = 200) -> Result:
     """The session (until `seconds` have passed, or after `max_steps` steps); its figures and what went wrong."""
     rng = random.Random(seed)
     docs = [Document(p) for p in paths]
@@ -385,7 +411,13 @@ def run_soak(root: Path, paths: list[Path], seconds: float, seed: int, command: 
         warm = memory(client, **({"trace": tracemalloc, "mark": "warm", "group": group} if tracemalloc else {}))
         result.warm_kb = result.peak_kb = warm.get("rssKb")
         warm_chars = sum(len(doc.text) for doc in docs)
-        editor = Editor(client, docs, rng, result)
+        disk = None
+        if disk_share:
+            def watched(changes: list) -> None:
+                client.notify("workspace/didChangeWatchedFiles",
+                              {"changes": [{"uri": path.as_uri(), "type": kind} for path, kind in changes]})
+            disk = Disk(root, docs, watched, rng, burst)
+        editor = Editor(client, docs, rng, result, disk, disk_share)
         began = time.monotonic()
         next_sample = began + 5
         steps = 0
@@ -399,6 +431,8 @@ def run_soak(root: Path, paths: list[Path], seconds: float, seed: int, command: 
                     result.stopped = f"stopped after {steps} steps: the server's memory passed {max_mb:.0f} MB"
                     break
         result.steps = steps
+        if disk is not None:
+            result.counts.update(disk.counts)
         result.seconds = round(time.monotonic() - began, 1)
         restore_default_settings(client)
         for doc in docs:
@@ -477,6 +511,11 @@ def main(argv: Optional[list[str]] = None) -> int:
     parser.add_argument("--models", type=int, default=8, help="generated model files (besides shapes and blocks)")
     parser.add_argument("--lines", type=int, default=300, help="lines of each generated model file")
     parser.add_argument("--folder", type=Path, help="soak the pl files of this folder instead")
+    parser.add_argument("--families", type=int, metavar="FILES",
+                        help="a workspace of this many generated files in families instead; --open of them edited")
+    parser.add_argument("--open", type=int, default=12, help="with --families: the documents the editor works on")
+    parser.add_argument("--disk", type=float, default=0.0, help="the share of steps that change files on disk")
+    parser.add_argument("--burst", type=int, default=200, help="the files a branch switch rewrites at once")
     parser.add_argument("--max-files", type=int, default=40)
     parser.add_argument("--max-growth", type=float, default=1.1)
     parser.add_argument("--max-mb", type=float, default=3000,
@@ -493,12 +532,15 @@ def main(argv: Optional[list[str]] = None) -> int:
         if args.folder:
             root = args.folder.resolve()
             paths = pl_files(root, args.max_files)
+        elif args.families:
+            root = Path(tmp) / "workspace"
+            paths = edited_families(root, args.families, args.lines, args.seed, args.open)
         else:
             root = Path(tmp) / "workspace"
             paths = write_workspace(root, args.models, args.lines, args.seed)
         result = run_soak(root, paths, args.seconds, args.seed, shlex.split(args.server), logs=Path(tmp),
                           tracemalloc=args.tracemalloc, top=args.top, max_steps=args.steps, group=args.group,
-                          max_mb=args.max_mb)
+                          max_mb=args.max_mb, disk_share=args.disk, burst=args.burst)
         return report(result, args.max_growth)
 
 
