@@ -48,6 +48,7 @@ cat > "$tmp/workspace/.vscode/settings.json" <<'JSON'
 }
 JSON
 cp "$tmp/workspace/.vscode/settings.json" "$tmp/profile/data/User/settings.json"
+
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 cat > "$tmp/profile/config.yaml" <<YAML
 bind-addr: 127.0.0.1:$port
@@ -80,8 +81,9 @@ fi
 echo "e2e: the bundled server offers pyptoLens.taskGraph: $([ "$task_graph" = 1 ] && echo yes || echo no)"
 
 status=0
-E2E_TASK_GRAPH=$task_graph E2E_URL="http://127.0.0.1:$port/?folder=$tmp/workspace" E2E_WORKSPACE="$tmp/workspace" E2E_LOGS="$tmp/profile/data/logs" E2E_ARTIFACTS="$artifacts" E2E_CHROMIUM=/usr/bin/chromium \
-  timeout 300 node "$here/e2e/run.js" || status=$?
+E2E_TASK_GRAPH=$task_graph E2E_URL="http://127.0.0.1:$port/?folder=$tmp/workspace" E2E_WORKSPACE="$tmp/workspace" \
+  E2E_EXTENSIONS="$tmp/profile/extensions" E2E_LOGS="$tmp/profile/data/logs" E2E_ARTIFACTS="$artifacts" E2E_CHROMIUM=/usr/bin/chromium \
+  timeout 420 node "$here/e2e/run.js" || status=$?
 
 # the extension's output channel and the extension host log, for the record
 find "$tmp/profile/data/logs" -name '*PyPTO Lens*.log' -exec cp {} "$artifacts/output-channel.log" \; 2>/dev/null || true
