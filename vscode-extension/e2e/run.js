@@ -21,6 +21,9 @@
 //      the command (an older bundled server) the panel says that the server does not offer the task
 //      graph, and no error notification appears,
 //  11. one clear notification when the interpreter setting names no Python, or one too old;
+//  12. a file changed on disk, not in the editor: with fill_caller.py open, a `git checkout` of a branch
+//      whose fill_kernel.py declares the parameter pl.InOut[...] turns the caller's OUT hint into INOUT
+//      within 2 s (the server hears of it by workspace/didChangeWatchedFiles), and back;
 //  and the server process killed (SIGKILL, as the out-of-memory killer does), found by its command line
 //  under this run's extensions folder: the client starts it again and the open file's hints and warning
 //  come back within 10 s; after Restart Server (which starts the count again) 4 kills in a row are each
@@ -32,10 +35,11 @@
 //  its scope, a resize keeps the zoom, a call's lens opens the graph at that call. Besides: the warning
 //  and its one quick fix say what the hints show, its code opens the explanation read-only, the
 //  status item's toggles write the user's settings.
-// Environment: E2E_URL (code-server with the workspace open), E2E_WORKSPACE (its folder),
-// E2E_EXTENSIONS (code-server's extensions folder), E2E_LOGS (code-server's
+// Environment: E2E_URL (code-server with the workspace open), E2E_WORKSPACE (its folder, a git
+// repository: scripts/e2e.sh), E2E_EXTENSIONS (code-server's extensions folder), E2E_LOGS (code-server's
 // log folder), E2E_ARTIFACTS (screenshots), E2E_CHROMIUM (the browser).
 const { chromium } = require('playwright-core');
+const { execFileSync } = require('child_process');
 const fs = require('fs');
 const path = require('path');
 
@@ -111,10 +115,19 @@ const CRASH_WINDOW = '3 minutes';
 const BACK_WITHIN_MS = 10000;
 const SERVER_SCRIPT = path.join('bundled', 'tool', 'pypto_lens_server.py');
 
+// fill_caller.py's call of fill_kernel.py's kernel; scripts/e2e.sh commits the workspace on branch
+// e2e-main and, on branch e2e-inout, fill_kernel.py with its dst declared pl.InOut[...]
+const WATCH_CALLER = 'fill_caller.py';
+const WATCH_KERNEL = 'fill_kernel.py';
+const WATCH_LINE = 11; // out = fill_rows(x, out)
+const WATCH_OUT = ['in', 'OUT'];
+const WATCH_INOUT = ['in', 'INOUT'];
+const WATCH_BRANCHES = { original: 'e2e-main', changed: 'e2e-inout' };
+const WATCH_WITHIN_MS = 2000;
 const DOCS_HEADING = fs.readFileSync(path.join(__dirname, '..', '..', 'docs', 'diagnostics.md'), 'utf8')
     .split('\n').indexOf('### InParamWritten') + 1;
 
-const CHECKS = TASK_GRAPH ? 52 : 37; // every check the run makes (one not reached counts as failed)
+const CHECKS = TASK_GRAPH ? 55 : 40; // every check the run makes (one not reached counts as failed)
 const results = [];
 function check(name, ok, detail) {
     results.push({ name, ok });
@@ -341,6 +354,15 @@ function languageStatus(page) {
         const item = document.getElementById('status.languageStatus');
         return item ? (item.getAttribute('aria-label') || '').replace(/\u00a0/g, ' ') : '';
     });
+}
+
+/** `git ...` in the workspace (VS Code's git is off there: scripts/e2e.sh, so nothing else holds its index). */
+function git(...args) {
+    try {
+        return execFileSync('git', args, { cwd: WORKSPACE, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    } catch (error) {
+        throw new Error(`git ${args.join(' ')}: ${error.stderr || error.message}`);
+    }
 }
 
 async function goTo(page, line, column) {
@@ -1144,6 +1166,54 @@ async function cursorAt(page, line, column) {
         const afterSettings = await killServer(page, 33, EXPECTED_HINTS[33]);
         check('a restart for a changed setting starts the count again: a kill is restarted, as the 1st unexpected end',
             afterSettings.ok && afterSettings.line.includes('the 1st unexpected end'), `${afterSettings.detail}; output: ${afterSettings.line}`);
+
+        // 12. a file changed on disk, not in the editor: fill_caller.py open (fill_kernel.py never is), a git
+        //     checkout changes the kernel's dst from pl.Out[...] to pl.InOut[...]; the caller's hint follows
+        //     within 2 s, with no edit in the editor (the server watches **/*.py: workspace/didChangeWatchedFiles)
+        await runCommand(page, 'View: Close All Editors');
+        await page.waitForTimeout(500);
+        await openFile(page, WATCH_CALLER);
+        const watchHints = async () => {
+            const lines = await readLines(page);
+            return lines && lines[WATCH_LINE] ? lines[WATCH_LINE].hints : null;
+        };
+        const openTabs = () => page.evaluate(() => [...document.querySelectorAll('.tab .label-name')].map((e) => e.textContent.trim()));
+        const declared = await waitFor(page, 'the caller\'s hint', async () => {
+            const seen = await watchHints();
+            const tabs = await openTabs();
+            return { ok: JSON.stringify(seen) === JSON.stringify(WATCH_OUT) && !tabs.includes(WATCH_KERNEL),
+                detail: `line ${WATCH_LINE}: ${JSON.stringify(seen)}; open: ${JSON.stringify(tabs)}` };
+        }, 60000);
+        check(`${WATCH_CALLER}'s call shows ${WATCH_OUT[1]} for the dst ${WATCH_KERNEL} declares pl.Out[...] (that file not open)`,
+            declared.ok, declared.detail);
+        const watchedEvents = () => channelLog().split("Sending notification 'workspace/didChangeWatchedFiles'").length - 1;
+        const follow = async (branch, want) => {
+            const eventsBefore = watchedEvents();
+            git('checkout', '--quiet', branch);
+            const since = Date.now();
+            const seen = await waitFor(page, `the hint after checking out ${branch}`, async () => {
+                const hints = await watchHints();
+                return { ok: JSON.stringify(hints) === JSON.stringify(want), detail: JSON.stringify(hints) };
+            }, WATCH_WITHIN_MS + 1000, 100);
+            const took = Date.now() - since;
+            const kernel = fs.readFileSync(path.join(WORKSPACE, WATCH_KERNEL), 'utf8');
+            const declares = /dst: pl\.(\w+)\[/.exec(kernel);
+            const events = watchedEvents() - eventsBefore;
+            return {
+                ok: seen.ok && took <= WATCH_WITHIN_MS,
+                detail: `after ${(took / 1000).toFixed(1)} s line ${WATCH_LINE} shows ${seen.detail}, expected ${JSON.stringify(want)} `
+                    + `(${WATCH_KERNEL} on disk now declares dst pl.${declares ? declares[1] : '?'}[...]; `
+                    + `workspace/didChangeWatchedFiles notifications the client sent since the checkout: ${events}`
+                    + (events === 0 ? ': the server has not registered for them (client/registerCapability)' : '') + ')',
+            };
+        };
+        const changed = await follow(WATCH_BRANCHES.changed, WATCH_INOUT);
+        await shot(page, 'watched-file-changed');
+        check(`git checkout ${WATCH_BRANCHES.changed} (${WATCH_KERNEL}: dst pl.InOut[...]) turns the caller's hint into `
+            + `${WATCH_INOUT[1]} within ${WATCH_WITHIN_MS / 1000} s, no edit in the editor`, changed.ok, changed.detail);
+        const restored = await follow(WATCH_BRANCHES.original, WATCH_OUT);
+        check(`git checkout ${WATCH_BRANCHES.original} turns it back into ${WATCH_OUT[1]} within ${WATCH_WITHIN_MS / 1000} s`,
+            restored.ok, restored.detail);
     } catch (error) {
         console.log(`ERROR ${error.message}`);
         await shot(page, 'failure').catch(() => undefined);
