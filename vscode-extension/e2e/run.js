@@ -332,17 +332,21 @@ async function killServer(page, hintLine, want, timeout = 20000) {
     }
     process.kill(victim.pid, 'SIGKILL');
     const labels = new Set();
+    let gone = false; // the old server's hints or its "server running" seen gone (a first look may still see them)
     const next = await waitFor(page, 'the server after the kill', async () => {
         const pids = serverPids();
         const label = await languageStatus(page);
         labels.add(/PyPTO Lens: restarting/.test(label) ? 'restarting' : /server running/.test(label) ? 'running' : 'other');
         const lines = await readLines(page);
         const hints = lines && lines[hintLine] ? lines[hintLine].hints : null;
+        const hintsThere = JSON.stringify(hints) === JSON.stringify(want);
+        const running = label.includes('server running');
+        gone = gone || !hintsThere || !running;
         const started = pids.length === 1 && channelLog().includes(`(pid ${pids[0]})`);
-        return { ok: pids.length === 1 && pids[0] !== victim.pid && started && label.includes('server running')
-            && JSON.stringify(hints) === JSON.stringify(want),
-        detail: `pids ${JSON.stringify(pids)}, its start logged: ${started}, line ${hintLine}: ${JSON.stringify(hints)}; ${label}`,
-        pid: pids[0] };
+        return { ok: gone && pids.length === 1 && pids[0] !== victim.pid && started && running && hintsThere,
+            detail: `pids ${JSON.stringify(pids)}, its start logged: ${started}, line ${hintLine}: ${JSON.stringify(hints)}, `
+                + `the old answers seen gone: ${gone}; ${label}`,
+            pid: pids[0] };
     }, timeout, 200);
     const ends = channelLog().split('\n').filter((l) => l.includes('unexpected end within'));
     return { ...next, killed: victim.pid, labels: [...labels].join(', '), line: ends[ends.length - 1] || '' };
@@ -788,16 +792,23 @@ async function cursorAt(page, line, column) {
         check('one server process runs for this window, found by its command line', victim.ok, `${victim.detail}`);
         process.kill(victim.pid, 'SIGKILL');
         const killedAt = Date.now();
+        // the old server's answers must be seen gone first (the new process spawns at once: the first look
+        // may still see the old hints and warning), then the new server's: its start logged, with its pid
         const seenOnTheWay = new Set();
+        let gone = false;
         const revived = await waitFor(page, 'hints and the warning after the kill', async () => {
             const lines = await readLines(page);
             const seen = Object.fromEntries(Object.keys(EXPECTED_HINTS).map((n) => [n, lines && lines[n] ? lines[n].hints : null]));
             const hintsBack = Object.entries(EXPECTED_HINTS).every(([n, want]) => JSON.stringify(seen[n]) === JSON.stringify(want));
             const problems = await problemsStatus(page);
+            const warned = countOf(problems, 'Warnings') === 1;
+            gone = gone || !hintsBack || !warned;
             const pids = serverPids();
-            seenOnTheWay.add(`${hintsBack ? 'hints' : 'no hints'}, ${problems || 'no count'}, pids ${JSON.stringify(pids)}`);
-            return { ok: hintsBack && countOf(problems, 'Warnings') === 1 && pids.length === 1 && pids[0] !== victim.pid,
-                detail: `${JSON.stringify(seen)} / ${problems} / pids ${JSON.stringify(pids)}`, pid: pids[0] };
+            const started = pids.length === 1 && channelLog().includes(`(pid ${pids[0]})`);
+            seenOnTheWay.add(`${hintsBack ? 'hints' : 'no hints'}, ${problems || 'no count'}, pids ${JSON.stringify(pids)}${started ? ' (started)' : ''}`);
+            return { ok: gone && hintsBack && warned && pids.length === 1 && pids[0] !== victim.pid && started,
+                detail: `${JSON.stringify(seen)} / ${problems} / pids ${JSON.stringify(pids)}, its start logged: ${started}, `
+                    + `the old answers seen gone: ${gone}`, pid: pids[0] };
         }, BACK_WITHIN_MS, 200);
         const backIn = Date.now() - killedAt;
         console.log(`  after the kill of pid ${victim.pid}, on the way back: ${[...seenOnTheWay].join(' | ')}`);
