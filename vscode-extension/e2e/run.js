@@ -21,21 +21,31 @@
 //      the command (an older bundled server) the panel says that the server does not offer the task
 //      graph, and no error notification appears,
 //  11. one clear notification when the interpreter setting names no Python, or one too old;
+//  12. a file changed on disk, not in the editor: with fill_caller.py open, a `git checkout` of a branch
+//      whose fill_kernel.py declares the parameter pl.InOut[...] turns the caller's OUT hint into INOUT
+//      within 2 s (the server hears of it by workspace/didChangeWatchedFiles), and back;
+//  and the server process killed (SIGKILL, as the out-of-memory killer does), found by its command line
+//  under this run's extensions folder: the client starts it again and the open file's hints and warning
+//  come back within 10 s; after Restart Server (which starts the count again) 4 kills in a row are each
+//  restarted, the 5th within 3 minutes is not, and the status item says so (its Restart starts it again);
+//  that Restart and a restart for a changed setting (step 11) each start the count again;
 //  and on draft_model.py (a jit entry of 150 tasks from inline helpers, in pypto-lib's style): each
 //  helper call's lens and hover say what it launches; its graph opens folded by helper call, reads at
 //  Fit, its search opens and zooms to a match, a click on a task of draft_blocks.py opens that file at
 //  its scope, a resize keeps the zoom, a call's lens opens the graph at that call. Besides: the warning
 //  and its one quick fix say what the hints show, its code opens the explanation read-only, the
 //  status item's toggles write the user's settings.
-// Environment: E2E_URL (code-server with the workspace open), E2E_WORKSPACE (its folder),
-// E2E_LOGS (code-server's log folder), E2E_ARTIFACTS (screenshots),
-// E2E_CHROMIUM (the browser).
+// Environment: E2E_URL (code-server with the workspace open), E2E_WORKSPACE (its folder, a git
+// repository: scripts/e2e.sh), E2E_EXTENSIONS (code-server's extensions folder), E2E_LOGS (code-server's
+// log folder), E2E_ARTIFACTS (screenshots), E2E_CHROMIUM (the browser).
 const { chromium } = require('playwright-core');
+const { execFileSync } = require('child_process');
 const fs = require('fs');
 const path = require('path');
 
 const URL = process.env.E2E_URL;
 const WORKSPACE = process.env.E2E_WORKSPACE;
+const EXTENSIONS = process.env.E2E_EXTENSIONS;
 const LOGS = process.env.E2E_LOGS;
 const ARTIFACTS = process.env.E2E_ARTIFACTS || 'test-artifacts';
 const CHROMIUM = process.env.E2E_CHROMIUM || '/usr/bin/chromium';
@@ -99,10 +109,25 @@ const DRAFT_HOVER_MUST = ['draft_layer (inline helper) — expands into draft_fo
 const DRAFT_GRAPH_LENS = '150 tasks · 181 edges · 0 hazards';
 const DRAFT_FOLDED = 8; // the eight draft_layer calls (a call launching one task is that task)
 const SCORES_HEADER = { line: 74, column: 1 }; // draft_blocks.py: with pl.at(..., name_hint="scores") (a header starts its line)
+// The server killed: the limit the README documents (src/crashes.ts), and how soon the hints are back.
+const CRASH_LIMIT = 4; // restarts within CRASH_WINDOW; the next end within it is not restarted
+const CRASH_WINDOW = '3 minutes';
+const BACK_WITHIN_MS = 10000;
+const SERVER_SCRIPT = path.join('bundled', 'tool', 'pypto_lens_server.py');
+
+// fill_caller.py's call of fill_kernel.py's kernel; scripts/e2e.sh commits the workspace on branch
+// e2e-main and, on branch e2e-inout, fill_kernel.py with its dst declared pl.InOut[...]
+const WATCH_CALLER = 'fill_caller.py';
+const WATCH_KERNEL = 'fill_kernel.py';
+const WATCH_LINE = 11; // out = fill_rows(x, out)
+const WATCH_OUT = ['in', 'OUT'];
+const WATCH_INOUT = ['in', 'INOUT'];
+const WATCH_BRANCHES = { original: 'e2e-main', changed: 'e2e-inout' };
+const WATCH_WITHIN_MS = 2000;
 const DOCS_HEADING = fs.readFileSync(path.join(__dirname, '..', '..', 'docs', 'diagnostics.md'), 'utf8')
     .split('\n').indexOf('### InParamWritten') + 1;
 
-const CHECKS = TASK_GRAPH ? 43 : 28; // every check the run makes (one not reached counts as failed)
+const CHECKS = TASK_GRAPH ? 55 : 40; // every check the run makes (one not reached counts as failed)
 const results = [];
 function check(name, ok, detail) {
     results.push({ name, ok });
@@ -195,7 +220,7 @@ function hoverText(page) {
         .map((e) => e.innerText).join('\n').replace(/\u00a0/g, ' '));
 }
 
-async function waitFor(page, what, fn, timeout = 60000) {
+async function waitFor(page, what, fn, timeout = 60000, every = 500) {
     const deadline = Date.now() + timeout;
     let last;
     while (Date.now() < deadline) {
@@ -203,7 +228,7 @@ async function waitFor(page, what, fn, timeout = 60000) {
         if (last && last.ok) {
             return last;
         }
-        await page.waitForTimeout(500);
+        await page.waitForTimeout(every);
     }
     return last || { ok: false, detail: `${what}: nothing` };
 }
@@ -260,6 +285,88 @@ function channelLog() {
         walk(LOGS);
     }
     return found.map((f) => fs.readFileSync(f, 'utf8')).join('\n');
+}
+
+/**
+ * The pids of this run's PyPTO Lens server: the processes whose command line runs the bundled server
+ * script of an extension under E2E_EXTENSIONS (read from /proc; a process of another run, or
+ * code-server's own, never matches).
+ */
+function serverPids() {
+    const roots = [...new Set([EXTENSIONS, fs.realpathSync(EXTENSIONS)])].map((d) => d + path.sep);
+    const pids = [];
+    for (const entry of fs.readdirSync('/proc')) {
+        if (!/^\d+$/.test(entry)) {
+            continue;
+        }
+        let args;
+        try {
+            args = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
+        } catch {
+            continue; // gone meanwhile
+        }
+        if (args.some((a) => roots.some((r) => a.startsWith(r)) && a.endsWith(SERVER_SCRIPT))) {
+            pids.push(Number(entry));
+        }
+    }
+    return pids;
+}
+
+/** Waits for exactly one server process, other than `not` (a pid just killed). */
+function oneServer(page, not, timeout) {
+    return waitFor(page, 'the server process', async () => {
+        const pids = serverPids();
+        return { ok: pids.length === 1 && pids[0] !== not, detail: `server processes: ${JSON.stringify(pids)}`, pid: pids[0] };
+    }, timeout, 200);
+}
+
+/**
+ * Kills this run's server (SIGKILL) and waits for the next one: one new process, its start in the output
+ * (with its pid), the status item saying it runs, and the hints of `line` (on screen) being `want`. `line`
+ * of the answer: the output's newest line about an unexpected end; `labels`: the status item's states seen.
+ */
+async function killServer(page, hintLine, want, timeout = 20000) {
+    const victim = await oneServer(page, undefined, 15000);
+    if (!victim.ok) {
+        return { ok: false, detail: victim.detail, labels: '', line: '' };
+    }
+    process.kill(victim.pid, 'SIGKILL');
+    const labels = new Set();
+    let gone = false; // the old server's hints or its "server running" seen gone (a first look may still see them)
+    const next = await waitFor(page, 'the server after the kill', async () => {
+        const pids = serverPids();
+        const label = await languageStatus(page);
+        labels.add(/PyPTO Lens: restarting/.test(label) ? 'restarting' : /server running/.test(label) ? 'running' : 'other');
+        const lines = await readLines(page);
+        const hints = lines && lines[hintLine] ? lines[hintLine].hints : null;
+        const hintsThere = JSON.stringify(hints) === JSON.stringify(want);
+        const running = label.includes('server running');
+        gone = gone || !hintsThere || !running;
+        const started = pids.length === 1 && channelLog().includes(`(pid ${pids[0]})`);
+        return { ok: gone && pids.length === 1 && pids[0] !== victim.pid && started && running && hintsThere,
+            detail: `pids ${JSON.stringify(pids)}, its start logged: ${started}, line ${hintLine}: ${JSON.stringify(hints)}, `
+                + `the old answers seen gone: ${gone}; ${label}`,
+            pid: pids[0] };
+    }, timeout, 200);
+    const ends = channelLog().split('\n').filter((l) => l.includes('unexpected end within'));
+    return { ...next, killed: victim.pid, labels: [...labels].join(', '), line: ends[ends.length - 1] || '' };
+}
+
+/** The language status item's text as read out (every item: text and detail). */
+function languageStatus(page) {
+    return page.evaluate(() => {
+        const item = document.getElementById('status.languageStatus');
+        return item ? (item.getAttribute('aria-label') || '').replace(/\u00a0/g, ' ') : '';
+    });
+}
+
+/** `git ...` in the workspace (VS Code's git is off there: scripts/e2e.sh, so nothing else holds its index). */
+function git(...args) {
+    try {
+        return execFileSync('git', args, { cwd: WORKSPACE, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    } catch (error) {
+        throw new Error(`git ${args.join(' ')}: ${error.stderr || error.message}`);
+    }
 }
 
 async function goTo(page, line, column) {
@@ -678,6 +785,57 @@ async function cursorAt(page, line, column) {
         }, 30000);
         fs.writeFileSync(userSettingsFile, userBefore);
 
+        // 7c. the server killed, as the out-of-memory killer does (SIGKILL): the client starts it again, and
+        //     the open file's hints and its warning come back from the new server, nothing done in the editor
+        //     (the client drops a server's hints and diagnostics when it goes, and opens the documents anew)
+        const victim = await oneServer(page, undefined, 15000);
+        check('one server process runs for this window, found by its command line', victim.ok, `${victim.detail}`);
+        process.kill(victim.pid, 'SIGKILL');
+        const killedAt = Date.now();
+        // the old server's answers must be seen gone first (the new process spawns at once: the first look
+        // may still see the old hints and warning), then the new server's: its start logged, with its pid
+        const seenOnTheWay = new Set();
+        let gone = false;
+        const revived = await waitFor(page, 'hints and the warning after the kill', async () => {
+            const lines = await readLines(page);
+            const seen = Object.fromEntries(Object.keys(EXPECTED_HINTS).map((n) => [n, lines && lines[n] ? lines[n].hints : null]));
+            const hintsBack = Object.entries(EXPECTED_HINTS).every(([n, want]) => JSON.stringify(seen[n]) === JSON.stringify(want));
+            const problems = await problemsStatus(page);
+            const warned = countOf(problems, 'Warnings') === 1;
+            gone = gone || !hintsBack || !warned;
+            const pids = serverPids();
+            const started = pids.length === 1 && channelLog().includes(`(pid ${pids[0]})`);
+            seenOnTheWay.add(`${hintsBack ? 'hints' : 'no hints'}, ${problems || 'no count'}, pids ${JSON.stringify(pids)}${started ? ' (started)' : ''}`);
+            return { ok: gone && hintsBack && warned && pids.length === 1 && pids[0] !== victim.pid && started,
+                detail: `${JSON.stringify(seen)} / ${problems} / pids ${JSON.stringify(pids)}, its start logged: ${started}, `
+                    + `the old answers seen gone: ${gone}`, pid: pids[0] };
+        }, BACK_WITHIN_MS, 200);
+        const backIn = Date.now() - killedAt;
+        console.log(`  after the kill of pid ${victim.pid}, on the way back: ${[...seenOnTheWay].join(' | ')}`);
+        await shot(page, 'after-crash');
+        check(`killed, the server is started again and scale.py's hints and warning are back within ${BACK_WITHIN_MS / 1000} s`,
+            revived.ok, `${(backIn / 1000).toFixed(1)} s: ${revived.detail}`);
+        // the new process was asked for the hints; the output says what happened, once, and the new pid
+        const relog = await waitFor(page, 'the output after the crash', async () => {
+            const log = channelLog();
+            const crashLine = log.indexOf('the server was killed with SIGKILL');
+            const started = log.indexOf(`(pid ${revived.pid})`);
+            const asked = started >= 0 ? log.indexOf("Sending request 'textDocument/inlayHint", started) : -1;
+            const lines = log.split('\n').filter((l) => l.includes('unexpected end within'));
+            return {
+                ok: crashLine >= 0 && lines.length === 1 && lines[0].includes('restarting it (restart 1 of at most 4)')
+                    && started > crashLine && asked > started,
+                detail: `${lines.join(' / ')}; new pid logged: ${started >= 0}; hints asked of it: ${asked >= 0}`,
+            };
+        }, 15000);
+        check('the output says the server was killed and restarted (one line), and the new server gave the hints',
+            relog.ok, relog.detail);
+        const statusBack = await waitFor(page, 'the status after the crash', async () => {
+            const label = await languageStatus(page);
+            return { ok: /PyPTO Lens: \d+ tasks?\b/.test(label) && label.includes('server running'), detail: label };
+        }, 15000);
+        check('the language status item says the server runs again', statusBack.ok, statusBack.detail);
+
         // 8. the quick fix: declare dst pl.Out[...]
         await page.click('.editor-instance .monaco-editor .view-lines');
         await goTo(page, WARNING.line, WARNING.column + 1);
@@ -746,6 +904,71 @@ async function cursorAt(page, line, column) {
             return { ok: JSON.stringify(seen) === JSON.stringify(EXPECTED_HINTS[33]), detail: JSON.stringify(seen) };
         }, 30000);
         check('hints after the restart', hintsAgain.ok, hintsAgain.detail);
+
+        // 9b. crashes past the limit. Restart Server (just above) started the count again: with 7c's kill less
+        //     than 3 minutes ago, a count not reset would stop at the 4th kill here. The client starts a killed
+        //     server again 4 times in a row; the 5th end within 3 minutes leaves it stopped, and the status
+        //     item says what happened, how many times, and offers Restart
+        let last = null;
+        let restarts = 0;
+        const journey = [];
+        for (let i = 1; i <= CRASH_LIMIT; i++) {
+            last = await killServer(page, 33, EXPECTED_HINTS[33]);
+            journey.push(`kill ${i} of pid ${last.killed}: ${last.ok ? `pid ${last.pid} running` : last.detail} (status seen: ${last.labels})`);
+            if (!last.ok) {
+                break;
+            }
+            restarts += 1;
+        }
+        console.log(`  ${journey.join('\n  ')}`);
+        check(`after Restart Server, a killed server is started again ${CRASH_LIMIT} times in a row, its hints back each time`,
+            restarts === CRASH_LIMIT, journey.join('; '));
+        process.kill(last.pid, 'SIGKILL');
+        const crashes = CRASH_LIMIT + 1;
+        const gaveUp = await waitFor(page, 'the status item giving up', async () => {
+            const label = await languageStatus(page);
+            return {
+                ok: label.includes(`PyPTO Lens: stopped, crashed ${crashes} times in ${CRASH_WINDOW} (last: SIGKILL)`),
+                detail: label,
+            };
+        }, 20000);
+        await page.waitForTimeout(3000); // long enough for a restart that should not come
+        const left = serverPids();
+        const endLines = channelLog().split('\n').filter((l) => l.includes('unexpected end within'));
+        const lastLine = endLines[endLines.length - 1] || '';
+        const toasts = await page.evaluate(() => [...document.querySelectorAll('.notifications-toasts .notification-list-item')]
+            .map((e) => e.innerText.replace(/\u00a0/g, ' ').replace(/\s+/g, ' ')));
+        const told = toasts.filter((t) => t.includes(`the server stopped unexpectedly ${crashes} times within ${CRASH_WINDOW} `
+            + 'and is not restarted again; the last time it was killed with SIGKILL'));
+        await shot(page, 'crash-notification');
+        // the status item's hover, the notification out of its way
+        await runCommand(page, 'Notifications: Clear All Notifications');
+        await page.hover('#status\\.languageStatus').catch(() => undefined);
+        await page.waitForTimeout(1000);
+        await shot(page, 'crash-gave-up');
+        check(`the ${crashes}th end within ${CRASH_WINDOW} is not restarted: the status item, one line in the output, one notification`,
+            gaveUp.ok && left.length === 0 && lastLine.includes(`the ${crashes}th unexpected end within ${CRASH_WINDOW}: not restarted again`)
+                && told.length === 1 && told[0].includes('Restart Server'),
+            `${gaveUp.detail}; processes left: ${JSON.stringify(left)}; output: ${lastLine}; notifications: ${JSON.stringify(toasts)}`);
+        // the status item's Restart starts it again (its hover is open), and the hints come back
+        const restartLink = page.locator('.hover-language-status a, .hover-language-status .monaco-link', { hasText: /^Restart$/ }).first();
+        const linked = await restartLink.click({ timeout: 5000 }).then(() => true, () => false);
+        const hoverNow = linked ? '' : await hoverText(page);
+        const afterGiveUp = await waitFor(page, 'the server after Restart', async () => {
+            const pids = serverPids();
+            const label = await languageStatus(page);
+            const lines = await readLines(page);
+            const hints = lines && lines[33] ? lines[33].hints : null;
+            return { ok: pids.length === 1 && label.includes('server running') && JSON.stringify(hints) === JSON.stringify(EXPECTED_HINTS[33]),
+                detail: `pids ${JSON.stringify(pids)}, line 33: ${JSON.stringify(hints)}; ${label}` };
+        }, 30000);
+        check('the status item\'s Restart starts the server again, and the hints come back', linked && afterGiveUp.ok,
+            linked ? afterGiveUp.detail : `no Restart link in the status item's hover: ${hoverNow}`);
+        await page.mouse.move(5, 450);
+        // ... and it started the count again: the next kill is the 1st end of a new count
+        const afterReset = await killServer(page, 33, EXPECTED_HINTS[33]);
+        check('after that Restart the count starts again: a kill is restarted, as the 1st unexpected end',
+            afterReset.ok && afterReset.line.includes('the 1st unexpected end'), `${afterReset.detail}; output: ${afterReset.line}`);
 
         // 10. Show Task Graph, beside the editor (with the cursor in main)
         await page.click('.editor-instance .monaco-editor .view-lines');
@@ -946,6 +1169,62 @@ async function cursorAt(page, line, column) {
         await page.hover('#status\\.languageStatus').catch(() => undefined);
         await page.waitForTimeout(1000);
         await shot(page, 'language-status');
+        await page.mouse.move(5, 450);
+
+        // the settings of step 11 restarted the server, which starts the count of crashes again (9b's last
+        // kill was less than 3 minutes ago: without the reset, this one would be the 2nd)
+        await openFile(page, FILE);
+        const afterSettings = await killServer(page, 33, EXPECTED_HINTS[33]);
+        check('a restart for a changed setting starts the count again: a kill is restarted, as the 1st unexpected end',
+            afterSettings.ok && afterSettings.line.includes('the 1st unexpected end'), `${afterSettings.detail}; output: ${afterSettings.line}`);
+
+        // 12. a file changed on disk, not in the editor: fill_caller.py open (fill_kernel.py never is), a git
+        //     checkout changes the kernel's dst from pl.Out[...] to pl.InOut[...]; the caller's hint follows
+        //     within 2 s, with no edit in the editor (the server watches **/*.py: workspace/didChangeWatchedFiles)
+        await runCommand(page, 'View: Close All Editors');
+        await page.waitForTimeout(500);
+        await openFile(page, WATCH_CALLER);
+        const watchHints = async () => {
+            const lines = await readLines(page);
+            return lines && lines[WATCH_LINE] ? lines[WATCH_LINE].hints : null;
+        };
+        const openTabs = () => page.evaluate(() => [...document.querySelectorAll('.tab .label-name')].map((e) => e.textContent.trim()));
+        const declared = await waitFor(page, 'the caller\'s hint', async () => {
+            const seen = await watchHints();
+            const tabs = await openTabs();
+            return { ok: JSON.stringify(seen) === JSON.stringify(WATCH_OUT) && !tabs.includes(WATCH_KERNEL),
+                detail: `line ${WATCH_LINE}: ${JSON.stringify(seen)}; open: ${JSON.stringify(tabs)}` };
+        }, 60000);
+        check(`${WATCH_CALLER}'s call shows ${WATCH_OUT[1]} for the dst ${WATCH_KERNEL} declares pl.Out[...] (that file not open)`,
+            declared.ok, declared.detail);
+        const watchedEvents = () => channelLog().split("Sending notification 'workspace/didChangeWatchedFiles'").length - 1;
+        const follow = async (branch, want) => {
+            const eventsBefore = watchedEvents();
+            git('checkout', '--quiet', branch);
+            const since = Date.now();
+            const seen = await waitFor(page, `the hint after checking out ${branch}`, async () => {
+                const hints = await watchHints();
+                return { ok: JSON.stringify(hints) === JSON.stringify(want), detail: JSON.stringify(hints) };
+            }, WATCH_WITHIN_MS + 1000, 100);
+            const took = Date.now() - since;
+            const kernel = fs.readFileSync(path.join(WORKSPACE, WATCH_KERNEL), 'utf8');
+            const declares = /dst: pl\.(\w+)\[/.exec(kernel);
+            const events = watchedEvents() - eventsBefore;
+            return {
+                ok: seen.ok && took <= WATCH_WITHIN_MS,
+                detail: `after ${(took / 1000).toFixed(1)} s line ${WATCH_LINE} shows ${seen.detail}, expected ${JSON.stringify(want)} `
+                    + `(${WATCH_KERNEL} on disk now declares dst pl.${declares ? declares[1] : '?'}[...]; `
+                    + `workspace/didChangeWatchedFiles notifications the client sent since the checkout: ${events}`
+                    + (events === 0 ? ': the server has not registered for them (client/registerCapability)' : '') + ')',
+            };
+        };
+        const changed = await follow(WATCH_BRANCHES.changed, WATCH_INOUT);
+        await shot(page, 'watched-file-changed');
+        check(`git checkout ${WATCH_BRANCHES.changed} (${WATCH_KERNEL}: dst pl.InOut[...]) turns the caller's hint into `
+            + `${WATCH_INOUT[1]} within ${WATCH_WITHIN_MS / 1000} s, no edit in the editor`, changed.ok, changed.detail);
+        const restored = await follow(WATCH_BRANCHES.original, WATCH_OUT);
+        check(`git checkout ${WATCH_BRANCHES.original} turns it back into ${WATCH_OUT[1]} within ${WATCH_WITHIN_MS / 1000} s`,
+            restored.ok, restored.detail);
     } catch (error) {
         console.log(`ERROR ${error.message}`);
         await shot(page, 'failure').catch(() => undefined);

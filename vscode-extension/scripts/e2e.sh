@@ -44,10 +44,28 @@ cat > "$tmp/workspace/.vscode/settings.json" <<'JSON'
   "telemetry.telemetryLevel": "off",
   "workbench.tips.enabled": false,
   "chat.commandCenter.enabled": false,
+  "git.enabled": false,
   "pyptoLens.logLevel": "debug"
 }
 JSON
 cp "$tmp/workspace/.vscode/settings.json" "$tmp/profile/data/User/settings.json"
+
+# The workspace is a git repository (the e2e changes settings.json: it is not committed). Branch
+# e2e-inout differs in one line: fill_kernel.py declares dst pl.InOut[...]; the e2e checks it out with
+# fill_caller.py open (never fill_kernel.py) and the caller's hint follows the file on disk. VS Code's
+# own git is off (git.enabled above), so that nothing else takes the index meanwhile.
+wgit() {
+  GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1 \
+    git -C "$tmp/workspace" -c user.name=e2e -c user.email=e2e@localhost -c commit.gpgsign=false "$@"
+}
+wgit init --quiet --initial-branch=e2e-main
+mkdir -p "$tmp/workspace/.git/info" && echo '.vscode/' >> "$tmp/workspace/.git/info/exclude"
+wgit add --all && wgit commit --quiet -m 'the e2e workspace'
+wgit checkout --quiet -b e2e-inout
+sed -i 's/dst: pl\.Out\[/dst: pl.InOut[/' "$tmp/workspace/fill_kernel.py"
+grep -q 'dst: pl.InOut\[' "$tmp/workspace/fill_kernel.py" || { echo "e2e: fill_kernel.py has no pl.Out dst to change" >&2; exit 1; }
+wgit commit --quiet -am "fill_kernel.py: dst is pl.InOut[...]"
+wgit checkout --quiet e2e-main
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 cat > "$tmp/profile/config.yaml" <<YAML
 bind-addr: 127.0.0.1:$port
@@ -80,8 +98,9 @@ fi
 echo "e2e: the bundled server offers pyptoLens.taskGraph: $([ "$task_graph" = 1 ] && echo yes || echo no)"
 
 status=0
-E2E_TASK_GRAPH=$task_graph E2E_URL="http://127.0.0.1:$port/?folder=$tmp/workspace" E2E_WORKSPACE="$tmp/workspace" E2E_LOGS="$tmp/profile/data/logs" E2E_ARTIFACTS="$artifacts" E2E_CHROMIUM=/usr/bin/chromium \
-  timeout 300 node "$here/e2e/run.js" || status=$?
+E2E_TASK_GRAPH=$task_graph E2E_URL="http://127.0.0.1:$port/?folder=$tmp/workspace" E2E_WORKSPACE="$tmp/workspace" \
+  E2E_EXTENSIONS="$tmp/profile/extensions" E2E_LOGS="$tmp/profile/data/logs" E2E_ARTIFACTS="$artifacts" E2E_CHROMIUM=/usr/bin/chromium \
+  timeout 420 node "$here/e2e/run.js" || status=$?
 
 # the extension's output channel and the extension host log, for the record
 find "$tmp/profile/data/logs" -name '*PyPTO Lens*.log' -exec cp {} "$artifacts/output-channel.log" \; 2>/dev/null || true

@@ -1,12 +1,14 @@
 // Activation: the output channel, the commands, and (re)starting the server when its
-// interpreter or the extension's settings change.
+// interpreter or the extension's settings change. A server that ends unexpectedly is started again
+// by the language client itself (server.ts's CrashHandler), within the limit of crashes.ts.
 import * as vscode from 'vscode';
 import { ExecuteCommandRequest, LanguageClient, State } from 'vscode-languageclient/node';
 import { DocsProvider, DOCS_SCHEME } from './docs';
 import { ExplainPreview } from './explain';
+import { CrashWindow } from './crashes';
 import { describe, Logger } from './logging';
 import { checkInterpreter, Check, Interpreter, MIN_VERSION, PythonEnvironments } from './python';
-import { keepTrace, startClient, stopClient } from './server';
+import { CrashHandler, keepTrace, startClient, stopClient } from './server';
 import { SHOW_TASK_GRAPH, TaskGraphView } from './taskGraph';
 import { mainFolder, needsRestart, readExtensionSettings, SECTION } from './settings';
 import { LensStatus } from './status';
@@ -33,6 +35,8 @@ class Lens {
     private readonly explanations: ExplainPreview;
     private readonly status = new LensStatus();
     private readonly taskGraph: TaskGraphView;
+    /** The server's unexpected ends: counted across the client's own restarts, reset by ours. */
+    private readonly crashes = new CrashWindow();
     private client: LanguageClient | undefined;
     private clientListeners: vscode.Disposable | undefined;
     private restartTimer: NodeJS.Timeout | undefined;
@@ -119,8 +123,17 @@ class Lens {
         this.shownProblem = undefined;
         log.info(`Python ${check.version} (${check.executable}), from ${interpreter.source}`);
         this.status.setServer('starting');
+        // a restart asked for (the command, a setting, activation) starts the count of crashes again
+        this.crashes.reset();
+        const crashes = new CrashHandler(this.crashes, {
+            restarting: (crash) => this.status.setCrashed({ detail: this.crashes.statusDetail(crash), gaveUp: false }),
+            gaveUp: (crash) => {
+                this.status.setCrashed({ detail: this.crashes.statusDetail(crash), gaveUp: true });
+                this.reportGaveUp(this.crashes.gaveUpMessage(crash));
+            },
+        });
         try {
-            this.client = await startClient(this.context.extensionPath, interpreter.command, settings, log);
+            this.client = await startClient(this.context.extensionPath, interpreter.command, settings, log, crashes);
             this.clientListeners = keepTrace(this.client, log);
             this.status.setServer('running', this.client);
             this.taskGraph.serverChanged();
@@ -129,6 +142,18 @@ class Lens {
             log.error('the server did not start', error);
             this.status.setServer('failed');
         }
+    }
+
+    /** The client stopped restarting a crashing server: say so once, with the way out. */
+    private reportGaveUp(detail: string): void {
+        const message = `PyPTO Lens: ${detail}. Its log is in the output; "Restart Server" starts it again.`;
+        void vscode.window.showWarningMessage(message, 'Restart Server', 'Show Output').then((choice) => {
+            if (choice === 'Restart Server') {
+                void this.restart('the Restart Server button of the crash notification', true);
+            } else if (choice === 'Show Output') {
+                this.log.show();
+            }
+        });
     }
 
     /** One clear notification per problem (again when the user restarts), with what to do. */

@@ -1,7 +1,13 @@
-// Creating, starting and stopping the language client that runs the bundled PyPTO Lens server.
+// Creating, starting and stopping the language client that runs the bundled PyPTO Lens server, and
+// what the client does when that process ends unexpectedly (CrashHandler: the library restarts it).
+import { ChildProcess } from 'child_process';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { LanguageClient, LanguageClientOptions, RevealOutputChannelOn, ServerOptions, TransportKind } from 'vscode-languageclient/node';
+import {
+    CloseAction, CloseHandlerResult, ErrorAction, ErrorHandler, ErrorHandlerResult, LanguageClient, LanguageClientOptions,
+    RevealOutputChannelOn, ServerOptions, State, TransportKind,
+} from 'vscode-languageclient/node';
+import { Crash, CrashWindow, Exit } from './crashes';
 import { withReadOnlyCodes } from './docs';
 import { Logger, lspTrace, pythonLogLevel } from './logging';
 import { ExtensionSettings, readServerSettings, SECTION } from './settings';
@@ -46,9 +52,10 @@ export function serverOptions(extensionPath: string, python: string[], settings:
     };
 }
 
-export function clientOptions(log: Logger): LanguageClientOptions {
+export function clientOptions(log: Logger, errorHandler: ErrorHandler): LanguageClientOptions {
     return {
         documentSelector: DOCUMENT_SELECTOR,
+        errorHandler,
         outputChannel: log,
         traceOutputChannel: log,
         stdioOptions: {
@@ -59,7 +66,8 @@ export function clientOptions(log: Logger): LanguageClientOptions {
         // The server reads `pyptoLens` (and the editor's hint length cap, editor.inlayHints) through
         // workspace/configuration; it hears of changes here.
         synchronize: { configurationSection: [SECTION, 'editor.inlayHints'] },
-        initializationOptions: { settings: readServerSettings() },
+        // asked at every start: a server the client starts again after a crash gets today's settings
+        initializationOptions: () => ({ settings: readServerSettings() }),
         // a diagnostic code's link opens the shipped page read-only (docs.ts)
         middleware: {
             handleDiagnostics: (uri, diagnostics, next) => next(uri, withReadOnlyCodes(diagnostics)),
@@ -74,21 +82,92 @@ export function clientOptions(log: Logger): LanguageClientOptions {
     };
 }
 
+/** What the extension hears of the crash handler's decisions. */
+export interface CrashListener {
+    /** The process ended unexpectedly and the client starts it again. */
+    restarting(crash: Crash): void;
+    /** ... once too often within the window: it stays stopped. */
+    gaveUp(crash: Crash): void;
+}
+
+/**
+ * The client's error handler: an unexpected end of the server process is counted in `window` (shared
+ * by the clients of one extension, reset when the user restarts); the client starts the server again
+ * while the window allows (CloseAction.Restart), else leaves it stopped. One line in the output channel
+ * for each end. A close the client asked for (stop, dispose) never comes here.
+ */
+export class CrashHandler implements ErrorHandler {
+    private exit: Promise<Exit> | undefined;
+    private exited = false;
+
+    constructor(private readonly window: CrashWindow, private readonly listener: CrashListener) {}
+
+    /** The process the client runs now: its 'exit' says how it ended. */
+    watch(child: ChildProcess | undefined): void {
+        this.exited = false;
+        this.exit = child && new Promise<Exit>((resolve) => {
+            const done = (code: number | null, signal: string | null) => {
+                this.exited = true;
+                resolve({ code, signal });
+            };
+            if (child.exitCode !== null || child.signalCode !== null) {
+                done(child.exitCode, child.signalCode);
+            } else {
+                child.once('exit', done);
+            }
+        });
+    }
+
+    error(_error: Error, _message: unknown, count: number | undefined): ErrorHandlerResult {
+        // writing to a process that is gone fails: its close, about to come, decides (a shutdown here
+        // would stop the client, and the close would no longer restart it)
+        if (this.exited || (count !== undefined && count <= 3)) {
+            return { action: ErrorAction.Continue };
+        }
+        return { action: ErrorAction.Shutdown };
+    }
+
+    async closed(): Promise<CloseHandlerResult> {
+        // the connection may close a moment before the process's exit is reported
+        const unknown: Exit = { code: null, signal: null };
+        const exit = this.exit
+            ? await Promise.race([this.exit, new Promise<Exit>((resolve) => setTimeout(() => resolve(unknown), 2000))])
+            : unknown;
+        this.exit = undefined;
+        const crash = this.window.record(Date.now(), exit);
+        if (crash.restart) {
+            this.listener.restarting(crash);
+            return { action: CloseAction.Restart, message: this.window.line(crash), handled: true };
+        }
+        this.listener.gaveUp(crash);
+        return { action: CloseAction.DoNotRestart, message: this.window.line(crash), handled: true };
+    }
+}
+
 export async function startClient(extensionPath: string, python: string[], settings: ExtensionSettings,
-    log: Logger): Promise<LanguageClient> {
+    log: Logger, crashes: CrashHandler): Promise<LanguageClient> {
     const client = new LanguageClient(CLIENT_ID, CLIENT_NAME, serverOptions(extensionPath, python, settings),
-        clientOptions(log));
+        clientOptions(log, crashes));
+    // every start, the first and those after a crash: the process to watch, and its pid in the output
+    const running = client.onDidChangeState((event) => {
+        if (event.newState === State.Running) {
+            const child = client.serverProcess;
+            crashes.watch(child);
+            const info = client.initializeResult?.serverInfo;
+            log.info(`server started: ${`${info?.name ?? 'pypto-lens'} ${info?.version ?? ''}`.trim()}`
+                + (child?.pid !== undefined ? ` (pid ${child.pid})` : ''));
+        }
+    });
     log.info(`starting the server: ${python.join(' ')} -I ${serverScript(extensionPath)} `
         + `(import strategy ${settings.importStrategy})`);
     try {
         await client.start();
     } catch (error) {
+        running.dispose();
         await client.dispose(2000).catch(() => undefined);
         throw error;
     }
     await client.setTrace(lspTrace(settings.logLevel));
-    const info = client.initializeResult?.serverInfo;
-    log.info(`server started: ${info?.name ?? 'pypto-lens'} ${info?.version ?? ''}`.trim());
     return client;
 }
 
@@ -98,11 +177,14 @@ export async function startClient(extensionPath: string, python: string[], setti
  * back the trace that `pyptoLens.logLevel` asks for.
  */
 export function keepTrace(client: LanguageClient, log: Logger): vscode.Disposable {
-    return vscode.workspace.onDidChangeConfiguration(() => {
+    const again = () => {
         if (client.isRunning()) {
             void client.setTrace(lspTrace(log.getLevel()));
         }
-    });
+    };
+    // ... and on a start after a crash, which sets the client's own trace
+    return vscode.Disposable.from(vscode.workspace.onDidChangeConfiguration(again),
+        client.onDidChangeState((event) => event.newState === State.Running && again()));
 }
 
 export async function stopClient(client: LanguageClient | undefined, log: Logger): Promise<void> {

@@ -1,6 +1,7 @@
 // The language status items of pl programs (the `{}` entry in the status bar): the server's state and
 // the active file's task count (the server's `pyptoLens/status` request), with quick toggles for the
-// direction hints and the diagnostics. extension.ts tells it when a server starts, fails or stops.
+// direction hints and the diagnostics. extension.ts tells it when a server starts, fails or stops, and
+// when the server ended unexpectedly: being started again, or not any more (the crash limit).
 import * as vscode from 'vscode';
 import { LanguageClient, State } from 'vscode-languageclient/node';
 import { SECTION } from './settings';
@@ -22,6 +23,12 @@ interface DocumentStatus {
 
 type ServerState = 'starting' | 'running' | 'failed' | 'stopped';
 
+/** The server's last unexpected end, in words (crashes.ts), and whether the client gave up on it. */
+export interface CrashNote {
+    detail: string;
+    gaveUp: boolean;
+}
+
 export class LensStatus implements vscode.Disposable {
     private readonly server = vscode.languages.createLanguageStatusItem('pyptoLens.server', SELECTOR);
     private readonly hints = vscode.languages.createLanguageStatusItem('pyptoLens.hints', SELECTOR);
@@ -30,6 +37,8 @@ export class LensStatus implements vscode.Disposable {
     private client: LanguageClient | undefined;
     private clientListener: vscode.Disposable | undefined;
     private state: ServerState = 'starting';
+    /** Since the last unexpected end, until the server runs again (or, once given up, until a restart). */
+    private crash: CrashNote | undefined;
     private timer: NodeJS.Timeout | undefined;
 
     constructor() {
@@ -62,13 +71,23 @@ export class LensStatus implements vscode.Disposable {
         this.clientListener = undefined;
         this.client = client;
         this.state = state;
+        this.crash = undefined;
         if (client) {
             this.clientListener = client.onDidChangeState((event) => {
                 this.state = event.newState === State.Running ? 'running'
                     : event.newState === State.Starting ? 'starting' : 'stopped';
+                if (this.state === 'running' && !this.crash?.gaveUp) {
+                    this.crash = undefined;
+                }
                 this.refreshSoon();
             });
         }
+        this.refreshSoon();
+    }
+
+    /** The server ended unexpectedly: the client starts it again, or (`gaveUp`) it stays stopped. */
+    setCrashed(note: CrashNote): void {
+        this.crash = note;
         this.refreshSoon();
     }
 
@@ -84,10 +103,28 @@ export class LensStatus implements vscode.Disposable {
 
     private async refresh(): Promise<void> {
         const item = this.server;
+        const crash = this.crash;
+        if (crash?.gaveUp) {
+            item.busy = false;
+            item.severity = vscode.LanguageStatusSeverity.Error;
+            item.text = 'PyPTO Lens: stopped';
+            item.detail = crash.detail;
+            item.command = { title: 'Restart', command: 'pyptoLens.restart' };
+            return;
+        }
+        const running = this.state === 'running' && this.client !== undefined && this.client.state === State.Running;
+        if (crash && !running) {
+            item.busy = true;
+            item.severity = vscode.LanguageStatusSeverity.Warning;
+            item.text = 'PyPTO Lens: restarting';
+            item.detail = crash.detail;
+            item.command = { title: 'Show Output', command: 'pyptoLens.showOutput' };
+            return;
+        }
         item.busy = this.state === 'starting';
         item.severity = this.state === 'running' || this.state === 'starting'
             ? vscode.LanguageStatusSeverity.Information : vscode.LanguageStatusSeverity.Warning;
-        if (this.state !== 'running' || !this.client || this.client.state !== State.Running) {
+        if (!running || !this.client) {
             item.text = `PyPTO Lens: ${this.state === 'starting' ? 'starting' : 'not running'}`;
             item.detail = this.state === 'failed' ? 'the server did not start (see the output)' : undefined;
             item.command = this.state === 'starting' ? undefined
