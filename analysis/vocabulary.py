@@ -31,6 +31,7 @@ class Code(Word):
     IN_PARAM_WRITTEN = "InParamWritten"  # IW
     SYNTAX_ERROR = "SyntaxError"
     INVALID_UTF8 = "InvalidUtf8"
+    NOT_ANALYSED = "NotAnalysed"  # too big, binary, unreadable (README, "Known limits")
     UNCLASSIFIED_OPERATOR = "UnclassifiedOperator"
     UNKNOWN_OPERATOR = "UnknownOperator"
     IN_OUT_USE_DISCIPLINE = "InOutUseDiscipline"
