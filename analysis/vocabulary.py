@@ -51,3 +51,4 @@ class Code(Word):
     DUPLICATE_OP = "DuplicateOp"  # V1
     WRITE_CHANNEL_WITHOUT_WRITE = "WriteChannelWithoutWrite"  # V2
     REUSE_WITHOUT_ARG_EFFECT = "ReuseWithoutArgEffect"  # V3
+    UNPARSED_REGISTRATION = "UnparsedRegistration"  # a chain read only up to where it stops parsing
