@@ -1,7 +1,7 @@
 """Bad input over LSP (issue 42): a file that is not UTF-8, too big, binary, a symbolic link that loops, a
 FIFO, unreadable, deleted while open, a C++ registration that does not parse. Each gets one diagnostic, or
 one hover reason at its importer's call, or one log line, saying what and where; the other documents keep
-their answers; the server never blocks. The engine's side is tests/test_bad_input.py."""
+their answers; the server never blocks. The engine's side is tests/test_bad_input_engine.py."""
 from __future__ import annotations
 
 import asyncio
