@@ -32,6 +32,7 @@ class Code(Word):
     SYNTAX_ERROR = "SyntaxError"
     INVALID_UTF8 = "InvalidUtf8"
     UNRESOLVED_IMPORT = "UnresolvedImport"  # S6
+    NOT_ANALYSED = "NotAnalysed"  # too big, binary, unreadable (README, "Known limits")
     UNCLASSIFIED_OPERATOR = "UnclassifiedOperator"
     UNKNOWN_OPERATOR = "UnknownOperator"
     IN_OUT_USE_DISCIPLINE = "InOutUseDiscipline"
@@ -51,3 +52,4 @@ class Code(Word):
     DUPLICATE_OP = "DuplicateOp"  # V1
     WRITE_CHANNEL_WITHOUT_WRITE = "WriteChannelWithoutWrite"  # V2
     REUSE_WITHOUT_ARG_EFFECT = "ReuseWithoutArgEffect"  # V3
+    UNPARSED_REGISTRATION = "UnparsedRegistration"  # a chain read only up to where it stops parsing

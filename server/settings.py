@@ -21,6 +21,7 @@ DIAGNOSTIC_GROUPS = {
     Code.DUPLICATE_WRITE_CHANNEL: "registrations",
     Code.DUPLICATE_CORE_AFFINITY: "registrations",
     Code.DUPLICATE_OP: "registrations",
+    Code.UNPARSED_REGISTRATION: "registrations",
 }
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import subprocess
 import sys
 from contextlib import redirect_stderr, redirect_stdout
@@ -228,6 +229,50 @@ def test_a_call_imported_from_a_file_that_is_not_there_says_so(tmp_path: Path):
         "workspace) (S6))" in missing
     (tmp_path / "kernels.py").write_text("fill = None\n", encoding="utf-8")
     assert "imported from `kernels`, which defines no pl function `fill`" in run("check", str(main)).stdout
+
+
+KERNELS = """import pypto.language as pl
+
+
+@pl.jit.incore
+def fill(a: pl.Tensor[[16], pl.FP32], out: pl.Out[pl.Tensor[[16], pl.FP32]]):
+    pl.store(pl.load(a, [0], [16]), [0], out)
+"""
+MAIN = ("import pypto.language as pl\nfrom kernels import fill\n\n\n@pl.jit\n"
+        "def entry(a: pl.Tensor[[16], pl.FP32], out: pl.Out[pl.Tensor[[16], pl.FP32]]):\n"
+        "    out = fill(a, out)\n    return out\n")
+
+
+def test_an_unreadable_import_says_it_cannot_be_read(tmp_path: Path):
+    """Run without root's capabilities (tests/without_dac.py): the permissions count, as for any user."""
+    (tmp_path / "main.py").write_text(MAIN, encoding="utf-8")
+    kernels = tmp_path / "kernels.py"
+    kernels.write_text(KERNELS, encoding="utf-8")
+    kernels.chmod(0)
+    result = subprocess.run([sys.executable, str(ROOT / "tests" / "without_dac.py"), sys.executable, "-m",
+                             "pypto_lens.entry", "check", str(tmp_path)], capture_output=True, text=True,
+                            cwd=str(ROOT), timeout=240)
+    assert "Traceback" not in result.stderr
+    assert f"{tmp_path / 'main.py'}:7:11: call fill: no directions (imported from `kernels`, whose file " \
+        "kernels.py cannot be read (permission denied) (S6))" in result.stdout.splitlines()
+    assert f"{kernels}:1:1: information: NotAnalysed: not analysed: this file cannot be read (permission denied)" \
+        in result.stdout.splitlines()
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_fifo_and_a_looping_link_named_py_are_reported_not_waited_on(tmp_path: Path, jobs: str):
+    (tmp_path / "main.py").write_text(MAIN, encoding="utf-8")
+    os.mkfifo(tmp_path / "kernels.py")
+    os.symlink("loop.py", tmp_path / "loop.py")
+    result = run_process("check", "--jobs", jobs, str(tmp_path), str(tmp_path / "loop.py"))  # (bounded: 240 s)
+    lines = result.stdout.splitlines()
+    assert f"{tmp_path / 'main.py'}:7:11: call fill: no directions (imported from `kernels`, whose file " \
+        "kernels.py is not a regular file (a FIFO) (S6))" in lines
+    assert f"{tmp_path / 'kernels.py'}:1:1: information: NotAnalysed: not analysed: this file is not a regular " \
+        "file (a FIFO)" in lines
+    assert lines.count(f"{tmp_path / 'loop.py'}:1:1: information: NotAnalysed: not analysed: this file is a "
+                       "symbolic link that loops") == 2  # (the folder's, and named on the command line)
+    assert "Traceback" not in result.stderr and "checked 4 files" in result.stderr
 
 
 def test_python_dash_m_server_from_the_clone_runs_the_language_server():

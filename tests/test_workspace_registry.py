@@ -1,6 +1,8 @@
 """The workspace's registry wins (issue: operator registrations): an edited effect changes the hints at once."""
 from __future__ import annotations
 
+import logging
+import os
 from pathlib import Path
 
 from pypto_lens.presentation.explain import operator_markdown
@@ -93,3 +95,37 @@ def test_renaming_an_argument_is_a_change(tmp_path: Path):
     registry = WorkspaceRegistry(tmp_path, load_dsl_map())
     assert registry.update(ops, OPS.replace('"output_tensor"', '"out"'))
     assert registry.registry().op("tile.store").arg_names[2] == "out"
+
+
+BROKEN = '''// a chain that stops parsing half way: its write is lost, the log says where
+REGISTER_OP("lens.half")
+    .add_argument("dst", "destination") .. set_arg_effect(0, ArgEffect::Write);
+'''
+
+
+def test_a_source_that_does_not_parse_is_logged_and_the_other_ops_are_read(tmp_path: Path, caplog):
+    ops = tmp_path / "src" / "ir" / "op"
+    ops.mkdir(parents=True)
+    (ops / "memory.cpp").write_text(OPS, encoding="utf-8")
+    (ops / "broken.cpp").write_text(BROKEN, encoding="utf-8")
+    os.symlink("self.cpp", ops / "self.cpp")  # a source that loops: said, and not waited on
+    program = tmp_path / "model.py"
+    program.write_text(PROGRAM, encoding="utf-8")
+    with caplog.at_level(logging.INFO, logger="pypto-lens"):
+        registry = WorkspaceRegistry(tmp_path, load_dsl_map())
+    said = [r.getMessage() for r in caplog.records]
+    assert said == [
+        f"{ops / 'self.cpp'}: not a file to read (a symbolic link that loops or whose target is missing): not read",
+        f"{ops / 'broken.cpp'}:3:42: the chain of `lens.half` does not parse from `.` on: only the calls before it "
+        "are read (add_argument)"]
+    assert registry.registry().op("lens.half").arg_names == ("dst",)  # as far as it parses
+    workspace = Workspace([tmp_path])
+    workspace.set_registry(registry.registry())
+    assert directions(workspace, path_to_uri(program)) == ["Input", "OutputExisting"]  # tile.store still writes
+    # an open document's text is not logged (its diagnostics say it); closed, the file is read and logged again
+    caplog.clear()
+    with caplog.at_level(logging.INFO, logger="pypto-lens"):
+        registry.update(ops / "broken.cpp", BROKEN + "// typed\n")
+        assert caplog.records == []
+        registry.update(ops / "broken.cpp", None)
+    assert [r.getMessage() for r in caplog.records] == said[1:]

@@ -36,9 +36,9 @@ class UsageError(Exception):
 def python_files(paths: list[str]) -> Iterator[Path]:
     for raw in paths:
         path = Path(raw)
-        if not path.exists():
+        if not path.exists() and not path.is_symlink():
             raise UsageError(f"no such file or directory: {raw}")
-        if path.is_file():
+        if not path.is_dir():  # (a FIFO, a symbolic link that loops: its report says what it is)
             yield path
             continue
         for folder, dirs, files in os.walk(path):

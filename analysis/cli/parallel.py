@@ -31,6 +31,7 @@ from ..gc_policy import collect_less_often
 from ..presentation.diagnostics import registration_diagnostics
 from ..registry.generate import SOURCE_SUFFIXES
 from ..vocabulary import Severity
+from ..workspace.documents import DiskFiles
 from ..workspace.helper_callers import lent_to
 from ..workspace.results import DocumentAnalysis
 from ..workspace.text import decode, normalise_newlines
@@ -98,6 +99,8 @@ def report(workspace: Workspace, path: Path, style: Style) -> FileReport:
 
 def _registrations(path: Path) -> Optional[DocumentAnalysis]:
     try:
+        if not path.is_file():  # (a FIFO would block the read)
+            return None
         text, _ = decode(path.read_bytes())
     except OSError:
         return None
@@ -160,11 +163,10 @@ def _groups(files: list[Path]) -> list[list[int]]:
     the import lines' text (a module's last name, looked up beside the importing file). Each group keeps
     the one-job order; groups come in the order of their first files."""
     texts: dict[int, str] = {}
+    disk = DiskFiles()  # (never waits on a FIFO; what it does not analyse has no imports to group by)
     for i, path in enumerate(files):
-        try:
-            texts[i] = path.read_text(encoding="utf-8", errors="replace")
-        except OSError:
-            texts[i] = ""
+        doc = disk.read(path_to_uri(path))
+        texts[i] = doc.text if doc is not None else ""
     beside = {(path.parent, path.stem): i for i, path in enumerate(files)}
     parent = list(range(len(files)))
 

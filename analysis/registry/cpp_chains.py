@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import functools
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Iterator, NamedTuple, Optional, Sequence
 
@@ -83,7 +83,9 @@ class Chain:
     (`name_text` keeps what was written). `head_range` covers
     `REGISTER_OP(...)`; `range` the whole parsed statement. `complete` is
     False when the statement lacked its `;` or stopped parsing early, in
-    which case `calls` holds the calls before the problem.
+    which case `calls` holds the calls before the problem. `stopped` is the
+    token where the parse stopped (its range and text; at the end of the
+    statement: its last token, with text ""), or None when it parsed to its end.
     """
 
     op_name: Optional[str]
@@ -92,13 +94,15 @@ class Chain:
     range: Range
     calls: tuple[BuilderCall, ...]
     complete: bool
+    stopped: Optional[tuple[Range, str]] = None
 
     def shifted(self, line: int, col: int) -> "Chain":
         if line == 0 and col == 0:
             return self
+        stopped = (self.stopped[0].shifted(line, col), self.stopped[1]) if self.stopped else None
         return Chain(self.op_name, self.name_text, self.head_range.shifted(line, col),
                      self.range.shifted(line, col),
-                     tuple(c.shifted(line, col) for c in self.calls), self.complete)
+                     tuple(c.shifted(line, col) for c in self.calls), self.complete, stopped)
 
 
 class PlacedChain(NamedTuple):
@@ -117,17 +121,56 @@ def parse_chains(text: str) -> list[Chain]:
 
 def placed_chains(text: str) -> list[PlacedChain]:
     """Like parse_chains, but statement-relative, for callers that cache per statement."""
-    placed: list[PlacedChain] = []
+    return [PlacedChain(key, chain, line, col) for key, chain, line, col in _statements(text) if chain is not None]
+
+
+def _statements(text: str) -> Iterator[tuple[tuple[str, bool], Optional[Chain], int, int]]:
+    """Every registration statement: its cache key, its chain (None: nothing of it parses), and where it starts."""
     line, counted_to = 0, 0
     for statement in find_statements(text):
         line += text.count("\n", counted_to, statement.start)
         counted_to = statement.start
         col = statement.start - (text.rfind("\n", 0, statement.start) + 1)
         key = (text[statement.start:statement.end], statement.terminated)
-        chain = parse_statement(*key)
-        if chain is not None:
-            placed.append(PlacedChain(key, chain, line, col))
-    return placed
+        yield key, parse_statement(*key), line, col
+
+
+@dataclass(frozen=True)
+class Unparsed:
+    """A registration statement read only in part, or not at all: where, and what is lost."""
+
+    range: Range
+    message: str
+    op: Optional[str]
+
+
+def unparsed(text: str) -> list[Unparsed]:
+    """The REGISTER_OP statements of a C++ text that do not parse to their end (only the calls before
+    the first error are read: what the rest declares is missing from the registry), or whose op is no
+    string literal (not read at all), or that end without their `;` (read as far as they go: what
+    follows is not)."""
+    out = []
+    for key, chain, line, col in _statements(text):
+        if chain is None:
+            out.append(Unparsed(Range(line, col, line, col + len("REGISTER_OP")),
+                                "this REGISTER_OP statement does not parse: none of it is read", None))
+            continue
+        chain = chain.shifted(line, col)
+        if chain.op_name is None:
+            out.append(Unparsed(chain.head_range, f"the op's name `{chain.name_text}` is not a string literal: "
+                                                  f"this chain is not read", None))
+        elif chain.stopped is not None:
+            where, token = chain.stopped
+            read = ", ".join(c.method for c in chain.calls) or "none"
+            what = f"does not parse from `{token}` on" if token else "ends inside a call"
+            out.append(Unparsed(where, f"the chain of `{chain.op_name}` {what}: only the calls before it are "
+                                       f"read ({read})", chain.op_name))
+        elif not chain.complete:  # (cpp_scan ended it: the next registration, a `}`, or what no chain continues with)
+            end = chain.range
+            out.append(Unparsed(Range(end.end_line, end.end_col, end.end_line, end.end_col),
+                                f"the chain of `{chain.op_name}` has no `;` here: it is read as far as this",
+                                chain.op_name))
+    return out
 
 
 # 400,000 characters of statements: about 10 MB at 24 bytes a character (PyPTO's 314 REGISTER_OPs are 166,000)
@@ -159,7 +202,9 @@ def _parse_tokens(text: str, tokens: list[CppToken], terminated: bool) -> Option
         tree = _parser().parse(tokens[:cut])
     except UnexpectedInput:
         return None
-    return _build(text, tokens[:cut], tree, False)
+    stopped = tokens[min(failed_at, len(tokens) - 1)]
+    chain = _build(text, tokens[:cut], tree, False)
+    return replace(chain, stopped=(_span(stopped, stopped), stopped.value if failed_at < len(tokens) else ""))
 
 
 def _last_call_end_before(tokens: Sequence[CppToken], limit: int) -> Optional[int]:

@@ -8,18 +8,20 @@ program.
 """
 from __future__ import annotations
 
+import logging
 import os
 from dataclasses import replace
 from pathlib import Path
 from typing import Optional
 
-from .cpp_chains import parse_chains
+from .cpp_chains import parse_chains, unparsed
 from .declarations import chains_to_ops
 from .generate import SOURCE_SUFFIXES, source_files
 from .model import OpInfo
 from .registry import Registry
 
 _MAX_DEPTH = 3
+log = logging.getLogger("pypto-lens")
 
 
 def find_checkouts(roots: list[Path]) -> list[Path]:
@@ -42,13 +44,13 @@ class WorkspaceRegistry:
         self.checkout = checkout
         self.dsl = dsl
         self.by_file: dict[Path, dict[str, OpInfo]] = {}
+        for path in _unreadable(checkout):
+            log.warning("%s: not a file to read (a symbolic link that loops or whose target is missing): not read",
+                        path)
         for path in source_files(checkout):
-            try:
-                text = path.read_text(encoding="utf-8", errors="replace")
-            except OSError:
-                continue
-            if "REGISTER_OP" in text:
-                self.by_file[path] = self._read(path, text)
+            text = _read_disk(path)
+            if text is not None and "REGISTER_OP" in text:
+                self.by_file[path] = self._read(path, text, disk=True)
         self._registry: Optional[Registry] = None
         self.declarations = self._declarations()
 
@@ -59,18 +61,21 @@ class WorkspaceRegistry:
         except ValueError:
             return False
 
-    def _read(self, path: Path, text: str) -> dict[str, OpInfo]:
+    def _read(self, path: Path, text: str, disk: bool = False) -> dict[str, OpInfo]:
+        """The ops a source declares; read from disk (`disk`), each chain read only in part is logged (an
+        open document shows it as a diagnostic instead: presentation/diagnostics.py)."""
+        if disk:
+            for problem in unparsed(text):
+                log.warning("%s:%d:%d: %s", path, problem.range.line + 1, problem.range.col + 1, problem.message)
         relative = path.resolve().relative_to(self.checkout.resolve()).as_posix()
         return chains_to_ops(parse_chains(text), relative)
 
     def update(self, path: Path, text: Optional[str]) -> bool:
         """A file's (possibly unsaved) text; None re-reads the disk. True when declarations changed."""
+        disk = text is None
         if text is None:
-            try:
-                text = path.read_text(encoding="utf-8", errors="replace")
-            except OSError:
-                text = ""
-        ops = self._read(path, text) if "REGISTER_OP" in text else {}
+            text = _read_disk(path) or ""
+        ops = self._read(path, text, disk) if "REGISTER_OP" in text else {}
         if ops == self.by_file.get(path, {}):
             return False
         self.by_file[path] = ops
@@ -96,3 +101,20 @@ class WorkspaceRegistry:
     def _declarations(self) -> dict[str, OpInfo]:
         """What the analysis reads of the ops: everything but where they are declared."""
         return {name: replace(op, location=None) for name, op in self._merged().items()}
+
+
+def _read_disk(path: Path) -> Optional[str]:
+    """A source's text (bad bytes as U+FFFD), or None, logged, when it cannot be read."""
+    try:
+        return path.read_text(encoding="utf-8", errors="replace")
+    except OSError as error:
+        log.warning("%s: cannot be read (%s): its REGISTER_OP chains are not read", path,
+                    (error.strerror or type(error).__name__).lower())
+        return None
+
+
+def _unreadable(checkout: Path) -> list[Path]:
+    """The names of sources under src/ that are no file to read: symbolic links that loop or whose target is
+    missing (folders reached through a symbolic link are not searched: a loop of them cannot trap the walk)."""
+    root = checkout / "src"
+    return sorted(p for p in root.rglob("*") if p.suffix in SOURCE_SUFFIXES and p.is_symlink() and not p.exists())

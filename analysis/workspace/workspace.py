@@ -19,7 +19,6 @@ exports ran, if any (DocumentAnalyzer.pending).
 from __future__ import annotations
 
 import collections
-import hashlib
 import os
 import threading
 from contextlib import contextmanager
@@ -34,13 +33,14 @@ from ..ir.nodes import CalleeForm
 from ..pipeline.model import Fn, external_copy
 from ..registry.registry import Registry
 from ..syntax.parser import parse_unit_with_lark
-from ..vocabulary import Code, Severity
+from ..vocabulary import Code
 from .caches import Caches
 from .document import DocumentAnalyzer, LightSummary, ModuleSummary, Rest
 from . import helper_callers
 from .helper_callers import Lending, with_callers
-from .documents import DiskFiles, Document, OpenDocuments, OpenTexts, path_to_uri, uri_to_path
-from .results import Diagnostic, DocumentAnalysis, Range
+from .documents import (DiskFiles, Document, OpenDocuments, OpenTexts, not_analysed, path_to_uri, refusal,
+                        unread_import, uri_to_path, utf8_note, with_disk_encoding)
+from .results import Diagnostic, DocumentAnalysis
 from .unresolved import unresolved_imports
 
 
@@ -189,8 +189,8 @@ class Workspace:
 
     def _document(self, uri: str) -> Optional[Document]:
         snapshot = self.open_documents.snapshot(uri)
-        if snapshot is not None:
-            return Document(uri, snapshot.text, snapshot.version, True)
+        if snapshot is not None:  # (with where its file on disk is not UTF-8, if the editor shows that)
+            return with_disk_encoding(Document(uri, snapshot.text, snapshot.version, True), self.files)
         return self.files.read(uri)
 
     # -- the registry -----------------------------------------------------------------------
@@ -296,12 +296,16 @@ class Workspace:
 
     def _analyse_checked(self, uri: str, hints_only: bool = False) -> Optional[tuple[DocumentAnalysis, Exports]]:
         doc = self._document(uri)
+        why = refusal(doc) if doc is not None else self.files.problem(uri)
+        if why is not None:  # bad input (documents.py): one diagnostic says why, nothing is analysed
+            return not_analysed(uri, doc.version if doc else None, why), Exports(ExportedFunctions(uri, {}, {}, {}))
         if doc is None:
             return None
         self._active.add(uri)
         try:
             cached = self._analyses.get(uri)
-            if cached is not None and self._current(cached[0], doc):
+            if cached is not None and self._current(cached[0], doc) and doc.valid_utf8 == (  # (its note is first)
+                    not cached[1].diagnostics or cached[1].diagnostics[0].code != Code.INVALID_UTF8):
                 key, analysis, exports, rest = cached
                 if rest is not None and not hints_only:
                     analysis = rest.made(analysis)  # (a preemption leaves the hints' analysis as it was)
@@ -324,9 +328,9 @@ class Workspace:
             else:
                 (analysis, summary), rest = analyzer.analyse(doc.text, uri, doc.version), None
             own = self._explain_unresolved(uri, doc.text, analysis, summary)  # (the workspace's own go first)
-            if not doc.valid_utf8:
-                own.insert(0, Diagnostic(Code.INVALID_UTF8, Severity.WARNING, "this file is not valid UTF-8: "
-                                         "invalid bytes were read as U+FFFD", Range(0, 0, 0, 0)))
+            note = utf8_note(doc)
+            if note is not None:
+                own.insert(0, note)
             analysis.diagnostics[0:0] = own
             exports = _exports(uri, summary)
             # (the reads stay a live dict: the rest of an analysis made hints first may add to them)
@@ -369,7 +373,7 @@ class Workspace:
             light = self._lights.get(uri)
             return cached[2] if cached else light[1] if light else None
         doc = self._document(uri)
-        if doc is None:
+        if doc is None or refusal(doc) is not None:  # (not analysed: documents.py)
             exports = None
         else:
             self._active.add(uri)
@@ -412,7 +416,10 @@ class Workspace:
                 continue
             module = "." * imported.level + (imported.module or "")
             target = self.resolve_module(uri, imported.module, imported.level)
-            why = (f"imported from `{module}`, not found (neither beside this file nor in the workspace) (S6)"
+            unread = unread_import(self.files, self._document, uri, imported.module, imported.level, target,
+                                   self.roots)
+            why = (f"imported from `{module}`, whose file {unread} (S6)" if unread is not None else
+                   f"imported from `{module}`, not found (neither beside this file nor in the workspace) (S6)"
                    if target is None else
                    f"imported from `{module}`, which defines no pl function `{imported.name}` PyPTO Lens can see "
                    f"(made at run time, or not decorated as a pl function) (S6)")

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import textwrap
 
-from pypto_lens.registry.cpp_chains import Range, parse_chains, parse_statement, string_value
+from pypto_lens.registry.cpp_chains import Range, parse_chains, parse_statement, string_value, unparsed
 from pypto_lens.registry.cpp_scan import find_statements, tokenize
 
 
@@ -247,3 +247,31 @@ def test_preprocessor_lines_inside_a_chain_are_skipped():
     chain = chains[0]
     assert chain.complete
     assert [c.method for c in chain.calls] == ["set_description", "set_description", "no_argument"]
+
+
+def test_chains_read_only_in_part_say_where_and_what_is_lost():
+    source = textwrap.dedent('''\
+        REGISTER_OP("ok.store").add_argument("dst", "d").set_arg_effect(0, ArgEffect::Write);
+        REGISTER_OP("bad.dots").add_argument("x", "x") .. set_arg_effect(0, ArgEffect::Write);
+        REGISTER_OP("bad.open").set_arg_effect(0, ArgEffect::Write).add_argument("x",
+        REGISTER_OP(not_a_literal).set_arg_effect(0, ArgEffect::Write);
+        REGISTER_OP("bad.semi").add_argument("x", "x")
+        int after = 1;
+        REGISTER_OP;
+        ''')
+    found = [(p.range.line, p.range.col, p.op, p.message) for p in unparsed(source)]
+    assert found == [
+        (1, 48, "bad.dots", "the chain of `bad.dots` does not parse from `.` on: only the calls before it are read "
+                            "(add_argument)"),
+        (2, 76, "bad.open", "the chain of `bad.open` ends inside a call: only the calls before it are read "
+                            "(set_arg_effect)"),
+        (3, 0, None, "the op's name `not_a_literal` is not a string literal: this chain is not read"),
+        (4, 46, "bad.semi", "the chain of `bad.semi` has no `;` here: it is read as far as this"),
+        (6, 0, None, "this REGISTER_OP statement does not parse: none of it is read"),
+    ]
+    # the chains around them are read as before: the first whole, the broken ones as far as they parse
+    chains = {c.op_name: c for c in parse_chains(source)}
+    assert chains["ok.store"].complete and chains["ok.store"].stopped is None
+    assert [c.method for c in chains["bad.dots"].calls] == ["add_argument"]
+    assert chains["bad.dots"].stopped[1] == "."
+

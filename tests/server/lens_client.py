@@ -88,6 +88,18 @@ class LensClient(LanguageClient):
         self.configuration_requests = 0
         self._uris = itertools.count()
         self.folder = Path("/nonexistent-pypto-lens-tests")
+        self.stderr_lines: list[str] = []  # what the server wrote to stderr (its log), line by line
+
+    async def start_io(self, cmd: str, *args, **kwargs):
+        """pygls' start, and the server's stderr forwarded to ours as pytest-lsp does, each line also kept."""
+        await super(LanguageClient, self).start_io(cmd, *args, **kwargs)
+        if self._server and self._server.stderr:
+            self._stderr_forwarder = asyncio.ensure_future(self._record_stderr(self._server.stderr))
+
+    async def _record_stderr(self, stream) -> None:
+        while (line := await stream.readline()) != b"":
+            sys.stderr.buffer.write(line)
+            self.stderr_lines.append(line.decode("utf-8", "replace").rstrip("\n"))
 
     # documents
     def uri(self, name: str = "doc.py") -> str:
@@ -294,18 +306,20 @@ def with_full_labels(configuration: Optional[dict]) -> dict:
 @contextlib.asynccontextmanager
 async def session(caps: types.ClientCapabilities, *, folder: Optional[Path] = None,
                   configuration: Optional[dict] = None, initialization_options: Any = None,
-                  workspace_folders: bool = True, configuration_delay: float = 0.0, labels: str = "full"):
+                  workspace_folders: bool = True, configuration_delay: float = 0.0, labels: str = "full",
+                  command: Optional[list[str]] = None):
     """A server subprocess with an initialized session; shut down (bounded) afterwards.
 
     `labels="full"`: the client's configuration asks for H5's full labels (every hint, the
-    direction's whole name) unless `configuration` names a labelStyle; `"default"`: as given."""
+    direction's whole name) unless `configuration` names a labelStyle; `"default"`: as given.
+    `command`: what starts the server (`python -m pypto_lens` by default)."""
     client = make_client()
     client.configuration_delay = configuration_delay
     if labels == "full":
         configuration = with_full_labels(configuration)
     if configuration is not None:
         client.set_configuration(configuration)
-    await client.start_io(sys.executable, "-m", "pypto_lens", cwd=str(ROOT))
+    await client.start_io(*(command or [sys.executable, "-m", "pypto_lens"]), cwd=str(ROOT))
     try:
         if folder is not None:
             client.folder = folder
