@@ -23,7 +23,9 @@
 //  11. one clear notification when the interpreter setting names no Python, or one too old;
 //  12. a file changed on disk, not in the editor: with fill_caller.py open, a `git checkout` of a branch
 //      whose fill_kernel.py declares the parameter pl.InOut[...] turns the caller's OUT hint into INOUT
-//      within 2 s (the server hears of it by workspace/didChangeWatchedFiles), and back;
+//      within 2 s (the server hears of it by workspace/didChangeWatchedFiles), and back; with
+//      E2E_TASK_GRAPH=1, fill's task graph open beside it shows the kernel's dst OutputExisting, then
+//      InOut, then OutputExisting again (it asks again when VS Code asks the file's code lenses again);
 //  and the server process killed (SIGKILL, as the out-of-memory killer does), found by its command line
 //  under this run's extensions folder: the client starts it again and the open file's hints and warning
 //  come back within 10 s; after Restart Server (which starts the count again) 4 kills in a row are each
@@ -124,10 +126,12 @@ const WATCH_OUT = ['in', 'OUT'];
 const WATCH_INOUT = ['in', 'INOUT'];
 const WATCH_BRANCHES = { original: 'e2e-main', changed: 'e2e-inout' };
 const WATCH_WITHIN_MS = 2000;
+const WATCH_GRAPH_OUT = 'OutputExisting'; // the graph's details name the full ArgDirection
+const WATCH_GRAPH_INOUT = 'InOut';
 const DOCS_HEADING = fs.readFileSync(path.join(__dirname, '..', '..', 'docs', 'diagnostics.md'), 'utf8')
     .split('\n').indexOf('### InParamWritten') + 1;
 
-const CHECKS = TASK_GRAPH ? 55 : 40; // every check the run makes (one not reached counts as failed)
+const CHECKS = TASK_GRAPH ? 58 : 40; // every check the run makes (one not reached counts as failed)
 const results = [];
 function check(name, ok, detail) {
     results.push({ name, ok });
@@ -1197,6 +1201,39 @@ async function cursorAt(page, line, column) {
         }, 60000);
         check(`${WATCH_CALLER}'s call shows ${WATCH_OUT[1]} for the dst ${WATCH_KERNEL} declares pl.Out[...] (that file not open)`,
             declared.ok, declared.detail);
+        // ... and its task graph, open beside it with the kernel's task chosen: its dst row follows too
+        let graphDst = async () => null;
+        if (TASK_GRAPH) {
+            await page.click('.editor-instance .monaco-editor .view-lines');
+            await goTo(page, WATCH_LINE, 9);
+            await runCommand(page, 'PyPTO Lens: Show Task Graph');
+            const opened = await waitFor(page, 'fill\'s task graph', () => panelState(page, 1), 30000);
+            if (opened.frame) {
+                await opened.frame.locator('#viewport .node').first().click();
+            }
+            graphDst = async () => {
+                const frame = await graphFrame(page);
+                return frame ? frame.evaluate(() => {
+                    const row = [...document.querySelectorAll('table.args tr')]
+                        .find((r) => r.querySelector('.param')?.textContent === 'dst');
+                    return row ? row.querySelector('.direction').textContent : null;
+                }) : null;
+            };
+            const before = await waitFor(page, 'the graph\'s dst', async () => {
+                const shown = await graphDst();
+                return { ok: shown === WATCH_GRAPH_OUT, detail: `dst: ${shown}` };
+            }, 15000);
+            check(`the task graph of fill shows the kernel's dst ${WATCH_GRAPH_OUT}`, before.ok, before.detail);
+        }
+        const graphFollows = async (branch, want) => {
+            const since = Date.now();
+            const seen = await waitFor(page, `the graph after checking out ${branch}`, async () => {
+                const shown = await graphDst();
+                return { ok: shown === want, detail: `dst: ${shown}` };
+            }, WATCH_WITHIN_MS + 1000, 100);
+            const took = Date.now() - since;
+            return { ok: seen.ok && took <= WATCH_WITHIN_MS, detail: `after ${(took / 1000).toFixed(1)} s the graph's ${seen.detail}` };
+        };
         const watchedEvents = () => channelLog().split("Sending notification 'workspace/didChangeWatchedFiles'").length - 1;
         const follow = async (branch, want) => {
             const eventsBefore = watchedEvents();
@@ -1222,9 +1259,19 @@ async function cursorAt(page, line, column) {
         await shot(page, 'watched-file-changed');
         check(`git checkout ${WATCH_BRANCHES.changed} (${WATCH_KERNEL}: dst pl.InOut[...]) turns the caller's hint into `
             + `${WATCH_INOUT[1]} within ${WATCH_WITHIN_MS / 1000} s, no edit in the editor`, changed.ok, changed.detail);
+        if (TASK_GRAPH) { // (counted from when the hint had changed: the graph asks once the lenses are asked again)
+            const graphChanged = await graphFollows(WATCH_BRANCHES.changed, WATCH_GRAPH_INOUT);
+            check(`... and the task graph's dst row turns into ${WATCH_GRAPH_INOUT} within ${WATCH_WITHIN_MS / 1000} s`,
+                graphChanged.ok, graphChanged.detail);
+        }
         const restored = await follow(WATCH_BRANCHES.original, WATCH_OUT);
         check(`git checkout ${WATCH_BRANCHES.original} turns it back into ${WATCH_OUT[1]} within ${WATCH_WITHIN_MS / 1000} s`,
             restored.ok, restored.detail);
+        if (TASK_GRAPH) {
+            const graphBack = await graphFollows(WATCH_BRANCHES.original, WATCH_GRAPH_OUT);
+            await shot(page, 'watched-file-graph');
+            check(`... and the graph's back to ${WATCH_GRAPH_OUT}`, graphBack.ok, graphBack.detail);
+        }
     } catch (error) {
         console.log(`ERROR ${error.message}`);
         await shot(page, 'failure').catch(() => undefined);

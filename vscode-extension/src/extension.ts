@@ -133,7 +133,8 @@ class Lens {
             },
         });
         try {
-            this.client = await startClient(this.context.extensionPath, interpreter.command, settings, log, crashes);
+            this.client = await startClient(this.context.extensionPath, interpreter.command, settings, log, crashes,
+                (uri) => this.taskGraph.lensesAsked(uri));
             this.clientListeners = keepTrace(this.client, log);
             this.status.setServer('running', this.client);
             this.taskGraph.serverChanged();

@@ -52,7 +52,12 @@ export function serverOptions(extensionPath: string, python: string[], settings:
     };
 }
 
-export function clientOptions(log: Logger, errorHandler: ErrorHandler): LanguageClientOptions {
+/**
+ * `lensesAsked`: VS Code asks a document's code lenses again, after its edit or when the server says
+ * what it shows changed (a kernel changed in another file or on disk): the task graph view asks too.
+ */
+export function clientOptions(log: Logger, errorHandler: ErrorHandler,
+    lensesAsked: (uri: string) => void = () => undefined): LanguageClientOptions {
     return {
         documentSelector: DOCUMENT_SELECTOR,
         errorHandler,
@@ -70,6 +75,10 @@ export function clientOptions(log: Logger, errorHandler: ErrorHandler): Language
         initializationOptions: () => ({ settings: readServerSettings() }),
         // a diagnostic code's link opens the shipped page read-only (docs.ts)
         middleware: {
+            provideCodeLenses: (document, token, next) => {
+                lensesAsked(document.uri.toString());
+                return next(document, token);
+            },
             handleDiagnostics: (uri, diagnostics, next) => next(uri, withReadOnlyCodes(diagnostics)),
             provideDiagnostics: async (document, previousResultId, token, next) => {
                 const report = await next(document, previousResultId, token);
@@ -145,9 +154,9 @@ export class CrashHandler implements ErrorHandler {
 }
 
 export async function startClient(extensionPath: string, python: string[], settings: ExtensionSettings,
-    log: Logger, crashes: CrashHandler): Promise<LanguageClient> {
+    log: Logger, crashes: CrashHandler, lensesAsked?: (uri: string) => void): Promise<LanguageClient> {
     const client = new LanguageClient(CLIENT_ID, CLIENT_NAME, serverOptions(extensionPath, python, settings),
-        clientOptions(log, crashes));
+        clientOptions(log, crashes, lensesAsked));
     // every start, the first and those after a crash: the process to watch, and its pid in the output
     const running = client.onDidChangeState((event) => {
         if (event.newState === State.Running) {

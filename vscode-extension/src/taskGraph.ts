@@ -155,6 +155,19 @@ export class TaskGraphView implements vscode.Disposable {
         this.followTimer = setTimeout(() => void this.fetch(this.positionRequest(editor)), FOLLOW_DELAY_MS);
     }
 
+    /**
+     * The shown file's code lenses were asked again: after its edit, or when the server told the editor
+     * that what it shows changed without an edit here (a kernel edited in another file, or changed on
+     * disk by a git checkout). Ask again too, once that pauses.
+     */
+    lensesAsked(uri: string): void {
+        if (!this.panel || !this.target || uri !== this.target.uri) {
+            return;
+        }
+        clearTimeout(this.editTimer);
+        this.editTimer = setTimeout(() => void this.refresh(), EDIT_DELAY_MS);
+    }
+
     /** The shown file changed: ask again once the typing pauses. */
     private onEdit(document: vscode.TextDocument): void {
         if (!this.target || document.uri.toString() !== this.target.uri) {
