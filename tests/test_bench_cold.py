@@ -14,11 +14,13 @@ def test_it_finds_the_jit_entries_only_and_measures_each_in_a_new_process(tmp_pa
     models = tmp_path / "pypto-lib" / "models"
     write_model(models / "family", 300)  # model.py holds the @pl.jit entry; blocks.py only kernels and helpers
     assert [p.name for p in bench_cold.entries(models)] == ["model.py"]
-    hints, whole = bench_cold.cold(models / "family" / "model.py")
+    hints, whole, edit, edit_max = bench_cold.cold(models / "family" / "model.py", rounds=2)
     assert 0 < hints <= whole
+    assert 0 < edit <= edit_max  # (the novel edit was typed and analysed)
     assert bench_cold.main(["--ext", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     assert "family/model.py" in out and "1 entries" in out
+    assert "Novel edit of the same entries" in out and "over 100 ms: " in out
     assert "machine: " in out and " cores" in out  # (the figures say where they were taken)
 
 
@@ -31,10 +33,11 @@ def test_an_entry_near_the_bound_is_opened_again_and_its_median_counts(tmp_path,
     models = tmp_path / "pypto-lib" / "models"
     write_model(models / "slow", 300)
     write_model(models / "quick", 300)
-    figures = {"slow": [(1100, 1500), (950, 1400), (980, 1450)], "quick": [(120, 200)]}
+    figures = {"slow": [(1100, 1500, 300, 340), (950, 1400, 310, 330), (980, 1450, 305, 320)],
+               "quick": [(120, 200, 40, 45)]}
     asked = []
 
-    def cold(path):
+    def cold(path, rounds):
         asked.append(path.parent.name)
         return figures[path.parent.name][asked.count(path.parent.name) - 1]
     monkeypatch.setattr(bench_cold, "cold", cold)
@@ -46,3 +49,5 @@ def test_an_entry_near_the_bound_is_opened_again_and_its_median_counts(tmp_path,
     rows = {row["file"]: row for row in json.loads((tmp_path / "cold.json").read_text())}
     assert rows["slow/model.py"]["hints_ms"] == 980 and rows["slow/model.py"]["whole_ms"] == 1450
     assert rows["quick/model.py"]["hints_runs_ms"] == [120]
+    assert "over 100 ms: 1" in out  # (slow's novel edit, from its first run)
+    assert rows["slow/model.py"]["edit_ms"] == 300 and rows["quick/model.py"]["edit_max_ms"] == 45

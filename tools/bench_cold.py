@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Benchmark the cold open of every model entry in pypto-lib (issue 20: "under a second on every model").
+"""Benchmark the cold open and a novel edit of every model entry in pypto-lib (issues 20 and 41).
 
   python tools/bench_cold.py [--ext DIR] [--top 15] [--json OUT]
 
@@ -7,6 +7,10 @@ Each file under --ext's pypto-lib/models that defines a `@pl.jit` entry is opene
 process (nothing cached, as a server just started): the analysis API makes its hints (what the
 first whole-document answer waits for), then the rest (diagnostics, task graphs). Its folder is
 the workspace, so the helpers it imports are read, parsed and expanded as an editor's would be.
+Then, in the same process, a novel edit as ../shared/tools/lspedit.py types it (issue 41): after a
+plain `x = f(...)` in the middle of the biggest function, `_edit_probe_R = f(...)` under a new name
+each round, replacing the last round's line, and the hints of the newest text (median and max of
+--rounds); the novel edits are listed slowest first too, with how many take over 100 ms.
 Printed slowest first, with how many take over a second. Wall clock on a shared machine swings by
 5-10% from run to run, so an entry within a fifth of a second of the bound is opened --again more
 times and its median counts (the runs are listed beside it). Nothing is asserted. Without pypto-lib
@@ -27,11 +31,13 @@ from machine import describe
 REPO = Path(__file__).resolve().parent.parent
 ENTRY = re.compile(r"^@pl\.jit(?:\(|$)", re.M)  # a jit entry (not .inline or .incore)
 BOUND_MS = 1000  # issue 20: the cold open under a second on every model
+EDIT_BOUND_MS = 100  # issue 41: a novel edit's fresh hints within 100 ms (median)
 NEAR_MS = 800  # an entry this slow is measured again (--again)
 
-# run in a fresh interpreter per file: the cold open, then the rest; prints "hints_ms whole_ms"
+# run in a fresh interpreter per file: the cold open, then the rest, then novel edits (as lspedit.py
+# types them); prints "hints_ms whole_ms edit_median_ms edit_max_ms"
 _COLD = r"""
-import sys, time
+import re, statistics, sys, time
 from pathlib import Path
 from pypto_lens.gc_policy import collect_less_often, first_analysis
 collect_less_often()
@@ -48,7 +54,25 @@ with first_analysis():  # (as the server makes its first analysis)
     workspace.analysis(uri, hints_only=True)
 hints = time.perf_counter() - started
 workspace.analysis(uri)
-print(f"{hints * 1000:.0f} {(time.perf_counter() - started) * 1000:.0f}")
+whole = time.perf_counter() - started
+lines = text.split("\n")
+starts = [i for i, line in enumerate(lines) if re.match(r"\s*def \w+\(", line)] + [len(lines)]
+k = max(range(len(starts) - 1), key=lambda j: starts[j + 1] - starts[j])
+middle = (starts[k] + starts[k + 1]) // 2
+found = [i for i in range(starts[k] + 1, starts[k + 1]) if re.match(r"\s+\w+ = [\w.]+\(.*\)\s*$", lines[i])]
+edits = []
+if found:
+    at = min(found, key=lambda i: abs(i - middle))
+    indent, value = re.match(r"(\s+)\w+ = (.*)$", lines[at]).groups()
+    for r in range(1, int(sys.argv[2]) + 1):
+        workspace.open_documents.change(uri, "\n".join(lines[:at + 1] + [f"{indent}_edit_probe_{r} = {value}"]
+                                                         + lines[at + 1:]), r + 1)
+        began = time.perf_counter()
+        workspace.analysis(uri, hints_only=True)
+        edits.append((time.perf_counter() - began) * 1000)
+        workspace.analysis(uri)  # (the rest, as the server makes it after the hints are out)
+median, most = (statistics.median(edits), max(edits)) if edits else (0, 0)
+print(f"{hints * 1000:.0f} {whole * 1000:.0f} {median:.0f} {most:.0f}")
 """
 
 
@@ -56,10 +80,13 @@ def entries(models: Path) -> list[Path]:
     return sorted(p for p in models.rglob("*.py") if ENTRY.search(p.read_text(encoding="utf-8", errors="replace")))
 
 
-def cold(path: Path) -> tuple[int, int]:
-    out = subprocess.run([sys.executable, "-c", _COLD, str(path)], capture_output=True, text=True, check=True).stdout
-    hints, whole = out.split()
-    return int(hints), int(whole)
+def cold(path: Path, rounds: int = 4) -> tuple[int, int, int, int]:
+    """(cold hints, cold whole analysis, novel edit median, novel edit max), in ms (0, 0 for the edit
+    where the file has no function to type in)."""
+    out = subprocess.run([sys.executable, "-c", _COLD, str(path), str(rounds)], capture_output=True, text=True,
+                         check=True).stdout
+    hints, whole, median, most = out.split()
+    return int(hints), int(whole), int(median), int(most)
 
 
 def main(argv=None) -> int:
@@ -70,6 +97,7 @@ def main(argv=None) -> int:
     parser.add_argument("--json", type=Path, help="also write every figure to this file")
     parser.add_argument("--again", type=int, default=2,
                         help=f"how many more times to open an entry over {NEAR_MS} ms (its median counts)")
+    parser.add_argument("--rounds", type=int, default=4, help="novel edits per entry")
     args = parser.parse_args(argv)
     models = args.ext / "pypto-lib" / "models"
     if not models.is_dir():
@@ -77,14 +105,15 @@ def main(argv=None) -> int:
         return 0
     rows = []
     for path in entries(models):
-        runs = [cold(path)]
+        runs = [cold(path, args.rounds)]
         if runs[0][0] > NEAR_MS:
-            runs += [cold(path) for _ in range(args.again)]
+            runs += [cold(path, args.rounds) for _ in range(args.again)]
         lines = path.read_text(encoding="utf-8", errors="replace").count("\n") + 1
         rows.append({"file": str(path.relative_to(models)), "lines": lines,
-                     "hints_ms": statistics.median_low(hints for hints, _ in runs),
-                     "whole_ms": statistics.median_low(whole for _, whole in runs),
-                     "hints_runs_ms": [hints for hints, _ in runs]})
+                     "hints_ms": statistics.median_low(run[0] for run in runs),
+                     "whole_ms": statistics.median_low(run[1] for run in runs),
+                     "hints_runs_ms": [run[0] for run in runs],
+                     "edit_ms": runs[0][2], "edit_max_ms": runs[0][3]})
     rows.sort(key=lambda row: -row["hints_ms"])
     print("Cold open of pypto-lib's jit entries, each in a new process (ms): the hints, then the whole analysis")
     print(describe())
@@ -97,6 +126,15 @@ def main(argv=None) -> int:
     hints = sorted(row["hints_ms"] for row in rows)
     print(f"{len(rows)} entries; hints median {hints[len(hints) // 2]} ms, max {hints[-1]} ms; "
           f"over 1 s: {len(over)}")
+    edits = sorted(rows, key=lambda row: -row["edit_ms"])
+    print(f"Novel edit of the same entries (ms, median and max of {args.rounds}): its fresh hints, slowest first")
+    print(f"{'file':56}{'lines':>7}{'median':>8}{'max':>8}")
+    for row in edits[:args.top]:
+        print(f"{row['file']:56}{row['lines']:>7}{row['edit_ms']:>8}{row['edit_max_ms']:>8}")
+    slow = [row for row in rows if row["edit_ms"] > EDIT_BOUND_MS]
+    medians = sorted(row["edit_ms"] for row in rows)
+    print(f"{len(rows)} entries; novel edit median {medians[len(medians) // 2]} ms, max {medians[-1]} ms; "
+          f"over {EDIT_BOUND_MS} ms: {len(slow)}")
     if args.json:
         args.json.write_text(json.dumps(rows, indent=1), encoding="utf-8")
     return 0
