@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Benchmark the cold open and a novel edit of every model entry in pypto-lib (issues 20 and 41).
 
-  python tools/bench_cold.py [--ext DIR] [--top 15] [--json OUT]
+  python tools/bench_cold.py [--ext DIR] [--top 15] [--rounds 4] [--json OUT]
 
 Each file under --ext's pypto-lib/models that defines a `@pl.jit` entry is opened in a fresh
 process (nothing cached, as a server just started): the analysis API makes its hints (what the
@@ -26,6 +26,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from bench_fresh import probe_line
 from machine import describe
 
 REPO = Path(__file__).resolve().parent.parent
@@ -56,14 +57,10 @@ hints = time.perf_counter() - started
 workspace.analysis(uri)
 whole = time.perf_counter() - started
 lines = text.split("\n")
-starts = [i for i, line in enumerate(lines) if re.match(r"\s*def \w+\(", line)] + [len(lines)]
-k = max(range(len(starts) - 1), key=lambda j: starts[j + 1] - starts[j])
-middle = (starts[k] + starts[k + 1]) // 2
-found = [i for i in range(starts[k] + 1, starts[k + 1]) if re.match(r"\s+\w+ = [\w.]+\(.*\)\s*$", lines[i])]
+probe = re.match(r"(\s+)\w+ = (.*)$", lines[int(sys.argv[3])])  # (bench_fresh.probe_line, asked by the parent)
 edits = []
-if found:
-    at = min(found, key=lambda i: abs(i - middle))
-    indent, value = re.match(r"(\s+)\w+ = (.*)$", lines[at]).groups()
+if probe:
+    at, (indent, value) = int(sys.argv[3]), probe.groups()
     for r in range(1, int(sys.argv[2]) + 1):
         workspace.open_documents.change(uri, "\n".join(lines[:at + 1] + [f"{indent}_edit_probe_{r} = {value}"]
                                                          + lines[at + 1:]), r + 1)
@@ -83,8 +80,9 @@ def entries(models: Path) -> list[Path]:
 def cold(path: Path, rounds: int = 4) -> tuple[int, int, int, int]:
     """(cold hints, cold whole analysis, novel edit median, novel edit max), in ms (0, 0 for the edit
     where the file has no function to type in)."""
-    out = subprocess.run([sys.executable, "-c", _COLD, str(path), str(rounds)], capture_output=True, text=True,
-                         check=True).stdout
+    at = probe_line(path.read_text(encoding="utf-8").split("\n"))  # (where lspedit.py types)
+    out = subprocess.run([sys.executable, "-c", _COLD, str(path), str(rounds), str(at)], capture_output=True,
+                         text=True, check=True).stdout
     hints, whole, median, most = out.split()
     return int(hints), int(whole), int(median), int(most)
 
