@@ -86,6 +86,7 @@ def find_hazards(graph: TaskGraph, sim: Simulation) -> list[Hazard]:
     seen_by_base: dict = {}
     anc = sim.ancestors
     for inst in sim.instances:
+        preempt.check()  # (a change waits for one instance's pairs at most: preempt.py)
         arms = _arms(inst)
         ancestors = anc[inst.id]
         mine = []

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .. import preempt
 from ..ir import nodes as ir
 from ..syntax.nodes import Span
 from ..vocabulary import Code, Severity
@@ -41,6 +42,7 @@ def misuse(state: ProgramState, analysed: list[Fn], results: list[CallResult],
 def _stale_uses(state: ProgramState, analysed: list[Fn], declared: dict) -> list[Problem]:
     out, seen = [], set()
     for fn in analysed:
+        preempt.check()
         for stale in use_discipline.check(state, fn, declared[fn.key]):
             key = (stale.owner, stale.span.line, stale.span.col, stale.var)
             if key in seen:
@@ -124,6 +126,7 @@ def _problems(state: ProgramState, analysed: list[Fn], results: list[CallResult]
     for fn in state.fns.values():
         if fn.origin == Origin.EXTERNAL:
             continue
+        preempt.check()  # (a change waits for one function's operators at most: preempt.py)
         for stmt in op_calls(fn.body):
             call = stmt.value
             view = resolve_op(call, fn.types, state.registry)

@@ -245,8 +245,11 @@ class ProgramChain:
                            types=fn.types)
                 spans = {k: p.annotation_span for k, p in enumerate(fn.source.params)}
                 writes.extend(check(state, probe, declared[fn.key], spans))
+        preempt.check()  # (and between the rest's stages: a change waits for one of them at most)
         problems = misuse(state, analysed, result.calls, declared)
+        preempt.check()
         operators = operator_uses(state)
+        preempt.check()
         graphs = graphs_with_hazards(state, result.calls)
         result.in_param_written, result.problems, result.operators, result.graphs = writes, problems, operators, graphs
         for fn in state.fns.values():  # the stages' views of operator calls were for them (3 MB at genpl 50000)

@@ -342,6 +342,7 @@ class _Builder:
                 self.values[phi.var] = value
 
     def loop(self, stmt: ir.Loop, ctx: _Ctx) -> None:
+        preempt.check()  # (a change waits for the rest no longer than a loop's walk: preempt.py)
         info = self.loop_of.get(id(stmt))
         if info is None:
             info = LoopInfo(len(self.loops), stmt.kind, stmt.owner or self.fn.owner, stmt.span, const_trip_count(stmt),
