@@ -33,8 +33,10 @@ pauses for `PAUSE_SECONDS`, not at every keystroke (opening it is no keystroke; 
 chain, a blank line typed, keeps the figure of the last one that did: the next statement typed costs
 that): its viewports and hovers are answered moved meanwhile, so the analysis does not hold the
 interpreter while they are answered (genpl 50000: keystroke p95 22-26 -> 6 ms, hover 11-15 -> 2 ms). The first change after such a pause waits only
-`FIRST_PAUSE_SECONDS` for a second one when the last analysis took under `AT_ONCE_UNDER_SECONDS` (a
-model of a few thousand lines): the whole pause would only add itself to what a single edit costs
+`FIRST_PAUSE_SECONDS` for a second one when the last analysis's hints took under `AT_ONCE_UNDER_SECONDS` (a
+model of a few thousand lines; its rest, which gives way to a change, does not count: issue 41, the
+task graph and hazards of prefill_cp_fwd_draft.py took 1.1 s more, so each of its edits waited the
+whole pause, with the collector on, and then for the rest to give way): the whole pause would only add itself to what a single edit costs
 (issue 20: 70 ms of every edit -> fresh whole document of such a model; the first pause is only long
 enough to take the changes an editor sends together, 30 -> 15 ms: lspbench --file keystroke p95 stayed
 3-4 ms on decode_fwd.py and prefill_cp_csa.py; 5 ms started so many more analyses that a long
@@ -45,8 +47,8 @@ change, wait for a burst's pause too (else they would start it at every keystrok
 only gathers the changes an editor sends together, and those came before the request (15 ms of every
 edit -> fresh whole document).
 
-The cycle collector is off while an edit's hints are made and answered (a document analysed before,
-in under `AT_ONCE_UNDER_SECONDS`). The analysis allocates its new result while the last one is still
+The cycle collector is off while an edit's hints are made and answered (a document whose hints were
+made before in under `AT_ONCE_UNDER_SECONDS`). The analysis allocates its new result while the last one is still
 alive, and the young generation reached the collector's threshold during nearly every edit of a
 model: a collection walked the tens of thousands of young objects, 16-36 ms of an edit of
 dspark_drafter.py. Once the answers are out, the last result is gone, freed by reference counts
@@ -98,7 +100,7 @@ MOVED_AFTER_SECONDS = 0.010  # how long a viewport's hints or a hover wait for t
 PAUSED_AFTER_SECONDS = 0.05  # a document whose last analysis took longer than this is analysed ...
 PAUSE_SECONDS = 0.1  # ... once its typing pauses this long (its answers meanwhile are moved)
 FIRST_PAUSE_SECONDS = 0.015  # ... but the first change after a pause waits only this long for another ...
-AT_ONCE_UNDER_SECONDS = 1.5  # ... when its last analysis took less (pypto-lib's biggest models open in 1-1.2 s)
+AT_ONCE_UNDER_SECONDS = 1.5  # ... when its last hints took less (pypto-lib's biggest models open in 1-1.2 s)
 ANSWERS_SECONDS = 0.05  # how long the cycle collector stays off for the hints an edit's analysis answers, at most
 DISK_PAUSE_SECONDS = 0.1  # open documents are analysed again this long after the last file event (watched_files.py)
 LENDING_DELAY_SECONDS = 1.0  # the background lending to an open helper starts this long after the last change (a pause in typing: lending takes the worker, and a keystroke meanwhile waits)
@@ -112,7 +114,10 @@ class Done:
     version: Optional[int]
     generation: int
     analysis: Optional[DocumentAnalysis]
-    seconds: float = 0.0
+    seconds: float = 0.0  # the whole analysis's (its hints and its rest)
+    # the part a change cannot stop: its hints (the rest gives way to a change, preempt.py), what the
+    # first pause and the collector's pause are decided by
+    hints_seconds: float = 0.0
 
     @property
     def complete(self) -> bool:
@@ -185,7 +190,7 @@ class Analyses:
                 self.last_typed[uri] = now
             done = self.done.get(uri)
             if done is not None and done.seconds > PAUSED_AFTER_SECONDS:  # a newer change puts it off again
-                first = after_a_pause and done.seconds < AT_ONCE_UNDER_SECONDS
+                first = after_a_pause and done.hints_seconds < AT_ONCE_UNDER_SECONDS
                 self.due[uri] = now + (FIRST_PAUSE_SECONDS if first else PAUSE_SECONDS)
                 (self.first_pause.add if first else self.first_pause.discard)(uri)
             self.want(uri)
@@ -415,15 +420,17 @@ class Analyses:
                 self.running = uri
                 try:
                     before = self.done.get(uri)
-                    paused = before is not None and before.seconds < AT_ONCE_UNDER_SECONDS  # (an edit's)
+                    paused = before is not None and before.hints_seconds < AT_ONCE_UNDER_SECONDS  # (an edit's)
                     with _collector_paused(paused):
                         version, analysis, seconds, helper = await loop.run_in_executor(self.worker, self._analyse, uri)
                         # (what the whole analysis costs, for the pauses in typing: the last one's when only the hints are made)
                         whole = seconds if analysis is None or analysis.complete or before is None else \
                             max(seconds, before.seconds)
+                        hints = seconds
                         if analysis is not None and analysis.reused and before is not None:
                             whole = max(whole, before.seconds)  # (no chain ran: the next edit's will, as the last one did)
-                        self._finished(uri, Done(version, generation, analysis, whole))
+                            hints = max(hints, before.hints_seconds)
+                        self._finished(uri, Done(version, generation, analysis, whole, hints))
                         if paused:
                             await self._hints_answered(uri)
                     # what the analysis replaced is freed now, off the answer's path (workspace.release_replaced)
@@ -437,7 +444,7 @@ class Analyses:
                         made = await loop.run_in_executor(self.worker, self._rest, uri, generation)
                         if made is not None:
                             version, analysis, more = made
-                            self._finished(uri, Done(version, generation, analysis, seconds + more))
+                            self._finished(uri, Done(version, generation, analysis, seconds + more, hints))
                 finally:
                     self.running = None
                 if helper and uri not in self.helpers:
@@ -597,7 +604,7 @@ class Analyses:
             return
         if text is self.server.documents.get(uri) and analysis.version == text.version and \
                 done.version == text.version and done.generation == generation == self.generation:
-            self.done[uri] = Done(done.version, done.generation, analysis, done.seconds)
+            self.done[uri] = Done(done.version, done.generation, analysis, done.seconds, done.hints_seconds)
         # (else a newer change came meanwhile: its analysis, once asked, borrows what the store has)
         self.answered.pop(uri, None)
         self.server.refresh_hints()

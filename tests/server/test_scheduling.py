@@ -361,6 +361,26 @@ async def test_a_whole_answer_for_a_document_another_changed_ends_its_first_paus
     await asyncio.wait_for(whole, 5.0)
 
 
+async def test_the_first_pause_is_decided_by_the_hints_not_by_the_rest_that_gives_way(monkeypatch):
+    """issue 41: prefill_cp_fwd_draft.py's hints took 0.7 s and its rest (task graph, hazards) 1.1 s
+    more, which a change stops (preempt.py): its edits waited the whole pause, with the collector on,
+    as if a keystroke had to wait for all of it."""
+    server = FakeServer()
+    server.lens = HintsFirstEngine(server.documents)  # (below: its rest waits for the test)
+    monkeypatch.setattr(analyses, "AT_ONCE_UNDER_SECONDS", PAUSED_AFTER_SECONDS * 2)
+    server.open()
+    threading.Timer(PAUSED_AFTER_SECONDS * 3, server.lens.rest.set).start()
+    await asyncio.wait_for(server.analyses.ask(URI), 5.0)
+    await settle(server)
+    done = server.analyses.done[URI]
+    assert done.complete and done.seconds > analyses.AT_ONCE_UNDER_SECONDS > done.hints_seconds
+    await asyncio.sleep(PAUSE_SECONDS)
+    server.edit(2, (3, 4), (3, 5), "2")
+    assert server.analyses.due[URI] - time.monotonic() <= FIRST_PAUSE_SECONDS  # the short pause
+    _, fresh = await asyncio.wait_for(server.analyses.ask(URI, hints=True), 5.0)
+    assert fresh.version == 2
+
+
 async def test_a_document_slower_than_the_at_once_bound_waits_for_a_pause_after_a_pause_too(monkeypatch):
     server = await slow_document()
     monkeypatch.setattr(analyses, "AT_ONCE_UNDER_SECONDS", server.analyses.done[URI].seconds)
