@@ -30,6 +30,32 @@ def lsp_location(ls, location: Location, uri: str) -> types.Location:
     return types.Location(uri=target, range=lsp_range(text, location.range, ls.encoding))
 
 
+class WireJson(str):
+    """An item of an answer written as JSON already: LensProtocol._send_data puts it in as it is. (A
+    cold open of genpl 50,000 answers 26,758 hints: as lsprotocol objects converted by pygls they cost
+    35 us each, and held their objects and dictionaries until the answer was written.)"""
+
+    __slots__ = ()
+
+
+def wire_position(text: LspText, line: int, col: int, encoding: str) -> dict:
+    """`position` as the JSON the client reads."""
+    return {"line": line, "character": text.units(line, col, encoding)}
+
+
+def wire_location(ls, location: Location, uri: str) -> dict:
+    """`lsp_location` as the JSON the client reads."""
+    target = location.uri or uri
+    text = ls.documents.get(target) or _disk_text(ls, target)
+    r = location.range
+    if text is None:  # gone from the disk as well: code points are the best guess
+        start, end = {"line": r.line, "character": r.col}, {"line": r.end_line, "character": r.end_col}
+    else:
+        start, end = wire_position(text, r.line, r.col, ls.encoding), \
+            wire_position(text, r.end_line, r.end_col, ls.encoding)
+    return {"uri": target, "range": {"start": start, "end": end}}
+
+
 def document_text(ls, uri: str) -> Optional[LspText]:
     """A document's text: the client's while it is open, else the file's on disk."""
     return ls.documents.get(uri) or _disk_text(ls, uri)

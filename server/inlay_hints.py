@@ -8,6 +8,7 @@ lazily by resolve, except a `+N`'s, which lists what did not fit.
 """
 from __future__ import annotations
 
+import json
 from typing import Optional
 
 from lsprotocol import types
@@ -16,12 +17,12 @@ from pypto_lens.presentation.explain import hint_lines, markdown_link, signature
 from pypto_lens.presentation.hints import ShownHint, shown_hints
 from pypto_lens.workspace.results import ArgHint, DocumentAnalysis, SignatureChange
 
-from .convert import lsp_location, position
+from .convert import WireJson, wire_location, wire_position
 
 
 def install(server) -> None:
     @server.feature(types.TEXT_DOCUMENT_INLAY_HINT, types.InlayHintOptions(resolve_provider=True))
-    async def inlay_hints(ls, params: types.InlayHintParams) -> list[types.InlayHint]:
+    async def inlay_hints(ls, params: types.InlayHintParams) -> list[WireJson]:
         uri = params.text_document.uri
         current = ls.documents.get(uri)
         whole = current is None or (params.range.start.line <= 0 and params.range.end.line >= current.line_count - 1)
@@ -66,28 +67,37 @@ def _markdown(value: str) -> types.MarkupContent:
     return types.MarkupContent(kind=types.MarkupKind.Markdown, value=value)
 
 
-def _hint(ls, uri: str, text, shown: ShownHint, encoding: str) -> types.InlayHint:
-    at = position(text, shown.line, shown.col, encoding)
+def _hint(ls, uri: str, text, shown: ShownHint, encoding: str) -> WireJson:
+    """One hint as the JSON text the client reads: an lsprotocol InlayHint's fields, camel-cased, None
+    left out (convert.WireJson; tests/server/test_response_encoding.py reads each back as one)."""
+    return WireJson(json.dumps(_wire(ls, uri, text, shown, encoding), separators=(",", ":")))
+
+
+def _wire(ls, uri: str, text, shown: ShownHint, encoding: str) -> dict:
+    at = wire_position(text, shown.line, shown.col, encoding)
     if shown.signature is not None:
         change = shown.signature
-        return types.InlayHint(position=at, label=shown.label, kind=types.InlayHintKind.Type, padding_left=True,
-                               data={"uri": uri, "kind": "signature", "function": change.function,
-                                     "param": change.param})
+        return {"position": at, "label": shown.label, "kind": types.InlayHintKind.Type.value, "paddingLeft": True,
+                "data": {"uri": uri, "kind": "signature", "function": change.function, "param": change.param}}
     if shown.more:
         lines = [f"- **{h.param}**: **{h.direction.value}** — {h.explanation.rule}: {h.explanation.text}"
                  for h in shown.hints]
-        return types.InlayHint(position=at, label=shown.label, kind=types.InlayHintKind.Parameter,
-                               padding_left=True, tooltip=_markdown("Not shown on this line:\n\n" + "\n".join(lines)),
-                               data={"uri": uri, "kind": "more"})
+        return {"position": at, "label": shown.label, "kind": types.InlayHintKind.Parameter.value, "paddingLeft": True,
+                "tooltip": {"kind": types.MarkupKind.Markdown.value,
+                            "value": "Not shown on this line:\n\n" + "\n".join(lines)},
+                "data": {"uri": uri, "kind": "more"}}
     hint = shown.hints[0]
-    target = lsp_location(ls, hint.declared, uri) if hint.declared and shown.link else None
-    parts = [types.InlayHintLabelPart(value=shown.label[:shown.link], location=target)] if shown.link else []
+    parts = []
+    if shown.link:
+        part = {"value": shown.label[:shown.link]}
+        if hint.declared:
+            part["location"] = wire_location(ls, hint.declared, uri)
+        parts.append(part)
     if len(shown.label) > shown.link:
-        parts.append(types.InlayHintLabelPart(value=shown.label[shown.link:]))
-    return types.InlayHint(
-        position=at, label=parts, kind=types.InlayHintKind.Parameter,
-        padding_left=shown.scope, padding_right=not shown.scope,
-        data={"uri": uri, "line": hint.line, "col": hint.col, "index": hint.index, "param": hint.param})
+        parts.append({"value": shown.label[shown.link:]})
+    return {"position": at, "label": parts, "kind": types.InlayHintKind.Parameter.value,
+            "paddingLeft": shown.scope, "paddingRight": not shown.scope,
+            "data": {"uri": uri, "line": hint.line, "col": hint.col, "index": hint.index, "param": hint.param}}
 
 
 def _find_hint(analysis: DocumentAnalysis, data: dict) -> Optional[ArgHint]:
