@@ -20,14 +20,11 @@ def lsp_range(text: LspText, r: Range, encoding: str) -> types.Range:
 
 
 def lsp_location(ls, location: Location, uri: str) -> types.Location:
-    """A place in this document or another one, open or only on disk, in the client's units."""
-    target = location.uri or uri
-    text = ls.documents.get(target) or _disk_text(ls, target)
-    if text is None:  # gone from the disk as well: code points are the best guess
-        r = location.range
-        return types.Location(uri=target, range=types.Range(start=types.Position(line=r.line, character=r.col),
-                                                            end=types.Position(line=r.end_line, character=r.end_col)))
-    return types.Location(uri=target, range=lsp_range(text, location.range, ls.encoding))
+    """A place in this document or another one, open or only on disk, in the client's units
+    (`wire_location`, as an lsprotocol object)."""
+    wire = wire_location(ls, location, uri)
+    start, end = wire["range"]["start"], wire["range"]["end"]
+    return types.Location(uri=wire["uri"], range=types.Range(start=types.Position(**start), end=types.Position(**end)))
 
 
 class WireJson(str):
@@ -44,7 +41,8 @@ def wire_position(text: LspText, line: int, col: int, encoding: str) -> dict:
 
 
 def wire_location(ls, location: Location, uri: str) -> dict:
-    """`lsp_location` as the JSON the client reads."""
+    """A place in this document or another one, open or only on disk, in the client's units, as the
+    JSON the client reads."""
     target = location.uri or uri
     text = ls.documents.get(target) or _disk_text(ls, target)
     r = location.range

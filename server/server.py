@@ -64,7 +64,7 @@ class LensProtocol(LanguageServerProtocol):
         most of that resident after the answer (250 MB against 194 for the same open answered for a
         viewport). In a plain envelope the encoder asks `_serialize_message` for each item as it
         writes it: the same JSON, one item's dictionaries alive at a time. Items written as JSON
-        already (convert.WireJson: the hints, since) are put in as they are."""
+        already (convert.WireJson: the inlay hints) are put in as they are."""
         result = getattr(data, "result", None)
         if type(result) is list and result and getattr(data, "error", None) is None \
                 and hasattr(data, "__attrs_attrs__"):
