@@ -253,6 +253,7 @@ class ProgramChain:
         graphs = graphs_with_hazards(state, result.calls)
         result.in_param_written, result.problems, result.operators, result.graphs = writes, problems, operators, graphs
         for fn in state.fns.values():  # the stages' views of operator calls were for them (3 MB at genpl 50000)
+            preempt.check()  # (a memo: types.resolve_op makes them again if this rest is made again)
             for stmt in op_calls(fn.body):
                 stmt.value.views.clear()
         self.phase = 3

@@ -13,6 +13,7 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Optional
 from urllib.parse import unquote
 
+from .. import preempt
 from ..ir import nodes as ir
 from ..pipeline.expansions import Expansion
 from ..pipeline.hazards import HAZARD_CODES, INFORMATION_SETTING, Hazard
@@ -124,6 +125,7 @@ def place_graphs(graphs: list[TaskGraph], places, lines: list[str], extents: dic
     program's name for pypto.language (a quick fix writes it)."""
     placed, warnings, notes = [], [], []
     for graph in graphs:
+        preempt.check()  # (placing a model's graph takes up to 15 ms: a change waits for one at most)
         where = places.range(graph.owner, graph.span)
         if where is None:
             continue
