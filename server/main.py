@@ -107,6 +107,7 @@ def serve(args: Optional[argparse.Namespace] = None) -> None:
     # costs nothing while the event loop sleeps (nobody asks for the interpreter then)
     sys.setswitchinterval(0.0002)
     collect_less_often()  # (gc_policy.py)
+    memory.one_heap()  # (before the analysis thread starts)
     server = create_server()
     if args is not None and getattr(args, "tcp", False):
         server.start_tcp(args.host, args.port)
