@@ -8,6 +8,7 @@ positions: they are clamped.
 """
 from __future__ import annotations
 
+from array import array
 from bisect import bisect_right
 from dataclasses import dataclass
 from typing import Optional
@@ -117,8 +118,9 @@ class LspText:
             ends.append(m.start())
             starts.append(m.end())
         ends.append(len(text))
-        self.starts = starts
-        self.ends = ends
+        # (machine integers, not a list of int objects: 7.2 MB -> 1.6 MB for both at 100,000 lines)
+        self.starts = array("q", starts)
+        self.ends = array("q", ends)
         # lines from _shift_from on start and end _shift code points later than `starts`/`ends` say:
         # an edit shifts every line after it, and typing on one line must not re-add 50,000 offsets
         self._shift_from = len(starts)
@@ -141,8 +143,8 @@ class LspText:
     def _settle_shift(self) -> None:
         cut, shift = self._shift_from, self._shift
         if shift:
-            self.starts[cut:] = [s + shift for s in self.starts[cut:]]
-            self.ends[cut:] = [e + shift for e in self.ends[cut:]]
+            self.starts[cut:] = array("q", [s + shift for s in self.starts[cut:]])
+            self.ends[cut:] = array("q", [e + shift for e in self.ends[cut:]])
         self._shift_from, self._shift = len(self.starts), 0
 
     @property
@@ -213,8 +215,8 @@ class LspText:
             ends += [e + delta for e in self.ends[last:cut]]
         else:
             ends.append(len(text))
-        self.starts[first:cut] = starts
-        self.ends[first:cut] = ends
+        self.starts[first:cut] = array("q", starts)
+        self.ends[first:cut] = array("q", ends)
         self._shift_from = first + len(starts)
         self._shift += delta
         self.text = text

@@ -149,3 +149,22 @@ def test_carriage_return_and_line_feed_joined_and_split_by_edits():
     doc = LspText("a\r\nb")
     doc.apply(Change("x", (1, 0), (1, 0)), "utf-16")
     assert doc.text == "a\r\nxb" and [doc.line(0), doc.line(1)] == ["a", "xb"]
+
+
+def test_the_line_index_of_a_big_text_weighs_machine_integers():
+    """Each line's start and end are kept as 8-byte integers (issue 41's genpl RSS): as lists of int
+    objects the index of 100,000 lines weighed 7.2 MB, now 1.6 MB, and stays so across edits."""
+    import tracemalloc
+
+    text = "x = f(a, b)\n" * 100_000
+    tracemalloc.start()
+    try:
+        doc = LspText(text)
+        doc.apply(Change("y = 1\n", (50_000, 0), (50_000, 0)), "utf-16")  # (an edit re-indexes and shifts)
+        doc.apply(Change("z", (10, 0), (10, 1)), "utf-16")
+        held, _ = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    texts = 3 * len(text)  # (the text and its copies an edit makes, at most)
+    assert doc.line_count == 100_002 and doc.line(50_000) == "y = 1"
+    assert held - texts < 3_000_000
