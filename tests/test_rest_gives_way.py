@@ -48,6 +48,13 @@ def view(analysis):
     return (analysis.calls, analysis.signatures, analysis.diagnostics, analysis.operators, analysis.graphs)
 
 
+def fresh_view():
+    """What a new workspace's whole analysis of the program shows."""
+    texts = OpenTexts()
+    texts.open(URI, PROGRAM, 1)
+    return view(Workspace(open_documents=texts).analysis(URI))
+
+
 def hints_made() -> tuple[Workspace, OpenTexts]:
     texts = OpenTexts()
     texts.open(URI, PROGRAM, 1)
@@ -84,10 +91,7 @@ def test_a_rest_stopped_anywhere_is_made_again_as_a_fresh_analysis_makes_it(stop
     workspace, texts = hints_made()
     rest_asked(workspace, stop_at)
     made = workspace.analysis(URI)
-    fresh_texts = OpenTexts()
-    fresh_texts.open(URI, PROGRAM, 1)
-    fresh = Workspace(open_documents=fresh_texts).analysis(URI)
-    assert made.complete and view(made) == view(fresh)
+    assert made.complete and view(made) == fresh_view()
     assert made.graphs and made.graphs[0].tasks
 
 
@@ -107,9 +111,7 @@ def test_a_rest_stopped_at_any_of_its_last_questions_is_made_again_as_a_fresh_an
     workspace, _ = hints_made()
     total, stopped = rest_asked(workspace, 10 ** 6)
     assert not stopped
-    fresh_texts = OpenTexts()
-    fresh_texts.open(URI, PROGRAM, 1)
-    fresh = view(Workspace(open_documents=fresh_texts).analysis(URI))
+    fresh = fresh_view()
     for stop_at in range(max(0, total - 6), total):
         workspace, _ = hints_made()
         assert rest_asked(workspace, stop_at)[1]

@@ -11,7 +11,7 @@ from pypto_lens.server import memory as server_memory
 # a thread that allocates, then glibc's own account of its heaps (malloc_stats writes one "Arena N:"
 # per heap to stderr)
 _PROBE = """
-import ctypes, ctypes.util, sys, threading
+import ctypes, sys, threading
 from pypto_lens.server import memory
 if sys.argv[1] == "one":
     assert memory.one_heap()
