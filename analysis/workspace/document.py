@@ -32,6 +32,7 @@ from .moved_lines import composed, header_stays, line_map, same_moved
 from .placement import place, place_calls, place_rest
 from .relevance import relevance
 from .results import BY_START, Diagnostic, DocumentAnalysis, Range
+from .text import TextLines
 
 External = Callable[[ir.CalleeRef, "ModuleContext"], Optional[Fn]]
 
@@ -280,7 +281,7 @@ class DocumentAnalyzer:
     def _analyse(self, text: str, uri: Optional[str], version: Optional[int],
                  hints_only: bool) -> tuple[DocumentAnalysis, ModuleSummary, Optional["Rest"]]:
         units, parsed, ctx, uses_pl = self._parsed(text, uri)
-        lines = text.split("\n")
+        lines = TextLines(text)
         diagnostics: list[Diagnostic] = []
         for unit, result in zip(units, parsed):
             # one diagnostic per broken unit, at its first error; a file without pl code is not ours
