@@ -26,6 +26,6 @@ class DocumentStatus:
 def document_status(analysis: DocumentAnalysis) -> DocumentStatus:
     with_directions = [site for site in analysis.calls if site.hints and not site.skipped]
     scopes = sum(1 for site in with_directions if site.scope)
-    tasks = sum(len(graph.tasks) for graph in analysis.graphs) if analysis.graphs else len(with_directions)
+    tasks = sum(graph.task_count for graph in analysis.graphs) if analysis.graphs else len(with_directions)
     return DocumentStatus(tasks, len(with_directions) - scopes, scopes,
                           sum(1 for site in analysis.calls if site.skipped))

@@ -173,7 +173,8 @@ def place_rest(program: ProgramDecl, functions, units, lines: list[str], result:
             operators.append(OperatorSite(r, use.dsl, use.op_name, use.info, use.effects))
     extents = {name: Range(units[src.unit].start, 0, units[src.unit].end - 1, 0)
                for name, (src, _) in functions.items()}
-    return diagnostics, operators, place_graphs(result.graphs, places, lines, extents, alias)
+    own = {src.unit: units[src.unit] for src, _ in functions.values()}
+    return diagnostics, operators, place_graphs(result.graphs, places, lines, extents, alias, list(own.values()))
 
 
 _UPGRADES = {"U4": "PyPTO's InCore upgrade (U4)", "P3": "caller propagation (P3)"}
