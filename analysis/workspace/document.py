@@ -565,6 +565,7 @@ class _ProgramRest:
     moves: Optional[dict] = None  # how the lines moved since `whole` was made (moved_lines.py), if they did
     made_from: tuple = ()  # the origin's key (DocumentAnalyzer._origins_put)
     cache_key: Optional[tuple] = None  # (a whole result's: its key and what it read, as `_chain` gave them)
+    made: bool = False  # its chain's rest made and the result cached whole (the chain let go then)
 
 
 class Rest:
@@ -596,25 +597,28 @@ class Rest:
                                     list(hints.optional_diagnostics), list(hints.lent))
         for p in self.programs:
             preempt.check()
-            if p.chain is None:  # (a whole result moved: its rest is made, only placed here)
+            if p.chain is None or p.made:  # (a whole result moved: its rest is made, only placed here)
                 continue
             p.chain.rest(p.whole)  # (again after a preemption: it only reads the chain's state)
             if p.result is not p.whole:  # (moved, its helpers made again: the same results otherwise)
                 p.result.in_param_written, p.result.problems = p.whole.in_param_written, p.whole.problems
                 p.result.operators, p.result.graphs = p.whole.operators, p.whole.graphs
+            # cached whole now, and its chain let go at once: every program's chain held until the last
+            # one's rest was placed was the rest's peak (17 MB above its end at genpl 50000, issue 41)
+            read = {ref: signature_token(fn) for ref, fn in p.externals.items()}
+            key = p.whole_key or p.key
+            caches.programs.put(key, (p.whole, read, tuple(p.chain.state.scope_keys)), p.size)
+            self.analyzer.made_whole(p.made_from, key)
+            p.made, p.chain = True, None
         added = len(hints.diagnostics) - self.diagnostics_made  # (at the front: the workspace's own)
         for p in reversed(self.programs):  # each program's results where it stands among the others
             read = {ref: signature_token(fn) for ref, fn in p.externals.items()}
-            if p.chain is not None:
-                key = p.whole_key or p.key
-                caches.programs.put(key, (p.whole, read, tuple(p.chain.state.scope_keys)), p.size)
-                self.analyzer.made_whole(p.made_from, key)
             if p.moves:  # (placed where its lines are now, and not kept: moved_lines.py)
                 placed = p.placed_calls + place_rest(p.program, p.functions, self.units, self.lines, p.result,
                                                      self.alias, p.moves)
             else:
                 placed = caches.placed.get_or(
-                    (p.cache_key if p.chain is None else (p.key, frozenset(read.items())), p.offsets, self.alias),
+                    (p.cache_key if not p.made else (p.key, frozenset(read.items())), p.offsets, self.alias),
                     lambda p=p: p.placed_calls + place_rest(p.program, p.functions, self.units, self.lines,
                                                             p.result, self.alias), p.size)
             _calls, _signatures, found, operators, (graphs, hazards, notes) = placed
