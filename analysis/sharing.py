@@ -17,18 +17,16 @@ from typing import Iterator, Optional, TypeVar
 
 T = TypeVar("T")
 
-_tables: list[dict] = []  # the table of the analysis under way (one thread analyses at a time)
+_tables: list[dict] = []  # the tables of the analysis under way, innermost last (one thread analyses at a time)
 
 
 @contextmanager
-def one_per_value(table: Optional[dict] = None) -> Iterator[None]:
-    """Values `shared` within it are one object each (an inner one uses the outer table). `table`:
-    the one an earlier part of the same analysis used (`current_table()`: an analysis made hints first
-    makes its rest later, with the same values)."""
+def one_per_value() -> Iterator[None]:
+    """Values `shared` within it are one object each (an inner one uses the outer table)."""
     if _tables:
         yield
         return
-    _tables.append(table if table is not None else {})
+    _tables.append({})
     try:
         yield
     finally:
@@ -36,13 +34,44 @@ def one_per_value(table: Optional[dict] = None) -> Iterator[None]:
 
 
 def current_table() -> Optional[dict]:
-    return _tables[0] if _tables else None
+    return _tables[-1] if _tables else None
+
+
+@contextmanager
+def own_table(table: Optional[dict] = None) -> Iterator[dict]:
+    """Values `shared` within it are one object each in `table` (a new one by default), not in the
+    enclosing one's (document.Rest: the rest of an analysis has its own, `over` its hints' table)."""
+    _tables.append(table if table is not None else {})
+    try:
+        yield _tables[-1]
+    finally:
+        _tables.pop()
+
+
+class _Over(dict):
+    """A table that hands out the values of another, read only, and keeps the new ones itself."""
+
+    __slots__ = ("under",)
+
+    def setdefault(self, key, default=None):
+        found = self.under.get(key)
+        return found if found is not None else dict.setdefault(self, key, default)
+
+
+def over(under: Optional[dict]) -> dict:
+    """A new table over `under` (a later part of an analysis, sharing the values of an earlier one
+    without growing its table: issue 41's genpl peak), or a plain new one."""
+    if under is None:
+        return {}
+    table = _Over()
+    table.under = under
+    return table
 
 
 def shared(value: T) -> T:
     if not _tables:
         return value
-    return _tables[0].setdefault(value, value)
+    return _tables[-1].setdefault(value, value)
 
 
 def line_number(n: int) -> int:

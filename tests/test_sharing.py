@@ -46,3 +46,28 @@ def test_the_span_table_shares_equal_spans_and_stays_within_its_bound():
         nodes.span(n, 0, n, 1)
         assert len(nodes._SPANS) <= nodes._MAX_SPANS
     assert nodes.span(3, 2, 3, 8) == nodes.Span(3, 2, 3, 8)
+
+
+def test_a_table_over_another_hands_out_its_values_and_grows_only_itself():
+    """The rest of an analysis made hints first shares the hints' values without growing their table
+    (document.Rest: grown by the rest, genpl 50000's table doubled to 10 MB at the rest's peak)."""
+    with one_per_value():
+        hinted = shared((4000, "h"))
+        hints = sharing.current_table()
+        before = dict(hints)
+        with sharing.own_table(sharing.over(hints)) as rest:
+            again = shared((4000, "h"))
+            new = shared((5000, "r"))
+            new_again = shared((5000, "r"))
+        assert again is hinted and new_again is new
+        assert hints == before and (5000, "r") in rest and (4000, "h") not in rest
+    assert sharing._tables == []
+
+
+def test_the_rest_leaves_the_hints_table_as_it_was():
+    from tests.test_rest_lets_go import URI, hints_made
+    workspace = hints_made()
+    table = workspace._analyses[URI][3].values  # (the hints' table, which the pending rest keeps)
+    size = len(table)
+    assert size and workspace.analysis(URI).complete
+    assert len(table) == size

@@ -22,7 +22,7 @@ from ..ir.module import FunctionSource, ProgramDecl, build_context, find_program
 from ..pipeline.model import Fn, Origin, external_copy
 from ..pipeline.program import ProgramChain, ProgramResult
 from ..registry.registry import Registry
-from ..sharing import current_table, one_per_value
+from ..sharing import current_table, one_per_value, over, own_table
 from ..syntax import chunker
 from ..syntax import nodes as s
 from ..vocabulary import Code, Severity
@@ -584,43 +584,26 @@ class Rest:
     def made(self, hints: DocumentAnalysis) -> DocumentAnalysis:
         if self.whole is not None:
             return self.whole
-        with self.analyzer.caches.analysing(hints.uri, adding=True), one_per_value(self.values):
+        with self.analyzer.caches.analysing(hints.uri, adding=True):
             made = self._made(hints)
         self.values = None
         return made
 
     def _made(self, hints: DocumentAnalysis) -> DocumentAnalysis:
-        caches = self.analyzer.caches
         # (a program whose result was cached whole placed its graphs, diagnostics and operators already)
         analysis = DocumentAnalysis(hints.uri, hints.version, list(hints.calls), list(hints.signatures),
                                     list(hints.diagnostics), list(hints.operators), list(hints.graphs),
                                     list(hints.optional_diagnostics), list(hints.lent))
-        for p in self.programs:
-            preempt.check()
-            if p.chain is None or p.made:  # (a whole result moved: its rest is made, only placed here)
-                continue
-            p.chain.rest(p.whole)  # (again after a preemption: it only reads the chain's state)
-            if p.result is not p.whole:  # (moved, its helpers made again: the same results otherwise)
-                p.result.in_param_written, p.result.problems = p.whole.in_param_written, p.whole.problems
-                p.result.operators, p.result.graphs = p.whole.operators, p.whole.graphs
-            # cached whole now, and its chain let go at once: every program's chain held until the last
-            # one's rest was placed was the rest's peak (17 MB above its end at genpl 50000, issue 41)
-            read = {ref: signature_token(fn) for ref, fn in p.externals.items()}
-            key = p.whole_key or p.key
-            caches.programs.put(key, (p.whole, read, tuple(p.chain.state.scope_keys)), p.size)
-            self.analyzer.made_whole(p.made_from, key)
-            p.made, p.chain = True, None
+        placements = []
+        # the rest's values are the hints' equal ones, else one object each in a table of the rest's own:
+        # the hints' table grown by the rest doubled to 10 MB at genpl 50000, the rest's peak (issue 41)
+        with own_table(over(self.values)):
+            for p in self.programs:
+                preempt.check()
+                self._rest_of(p)
+                placements.append(self._placed(p))
         added = len(hints.diagnostics) - self.diagnostics_made  # (at the front: the workspace's own)
-        for p in reversed(self.programs):  # each program's results where it stands among the others
-            read = {ref: signature_token(fn) for ref, fn in p.externals.items()}
-            if p.moves:  # (placed where its lines are now, and not kept: moved_lines.py)
-                placed = p.placed_calls + place_rest(p.program, p.functions, self.units, self.lines, p.result,
-                                                     self.alias, p.moves)
-            else:
-                placed = caches.placed.get_or(
-                    (p.cache_key if not p.made else (p.key, frozenset(read.items())), p.offsets, self.alias),
-                    lambda p=p: p.placed_calls + place_rest(p.program, p.functions, self.units, self.lines,
-                                                            p.result, self.alias), p.size)
+        for p, placed in reversed(list(zip(self.programs, placements))):  # each where it stands among the others
             _calls, _signatures, found, operators, (graphs, hazards, notes) = placed
             diagnostics_at, operators_at, graphs_at, notes_at = p.at
             analysis.diagnostics[diagnostics_at + added:diagnostics_at + added] = found + hazards
@@ -631,6 +614,31 @@ class Rest:
         _settle(analysis.lent)
         self.whole, self.programs = analysis, []
         return analysis
+
+    def _rest_of(self, p: _ProgramRest) -> None:
+        """The program's rest made, its result cached whole and its chain let go at once (every
+        program's chain held until the last one's graphs were placed was 17 MB of that peak)."""
+        if p.chain is None or p.made:  # (a whole result moved: its rest is made, only placed here)
+            return
+        p.chain.rest(p.whole)  # (again after a preemption: it only reads the chain's state)
+        if p.result is not p.whole:  # (moved, its helpers made again: the same results otherwise)
+            p.result.in_param_written, p.result.problems = p.whole.in_param_written, p.whole.problems
+            p.result.operators, p.result.graphs = p.whole.operators, p.whole.graphs
+        read = {ref: signature_token(fn) for ref, fn in p.externals.items()}
+        key = p.whole_key or p.key
+        self.analyzer.caches.programs.put(key, (p.whole, read, tuple(p.chain.state.scope_keys)), p.size)
+        self.analyzer.made_whole(p.made_from, key)
+        p.made, p.chain = True, None
+
+    def _placed(self, p: _ProgramRest) -> tuple:
+        if p.moves:  # (placed where its lines are now, and not kept: moved_lines.py)
+            return p.placed_calls + place_rest(p.program, p.functions, self.units, self.lines, p.result,
+                                               self.alias, p.moves)
+        read = {ref: signature_token(fn) for ref, fn in p.externals.items()}
+        return self.analyzer.caches.placed.get_or(
+            (p.cache_key if not p.made else (p.key, frozenset(read.items())), p.offsets, self.alias),
+            lambda: p.placed_calls + place_rest(p.program, p.functions, self.units, self.lines, p.result,
+                                                self.alias), p.size)
 
 
 def _made_from(uri: Optional[str], program: ProgramDecl) -> tuple:
