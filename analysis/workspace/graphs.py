@@ -10,7 +10,7 @@ and the hover's line from them.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, replace
-from typing import Optional
+from typing import Optional, Sequence
 from urllib.parse import unquote
 
 from .. import preempt
@@ -159,7 +159,7 @@ class PlacedGraph:
         return best
 
 
-def place_graphs(graphs: list[TaskGraph], places, lines, extents: dict, alias: str = "pl", units: tuple = (),
+def place_graphs(graphs: list[TaskGraph], places, lines, extents: dict, alias: str = "pl", units: Sequence = (),
                  eager: bool = False):
     """(placed graphs, warnings, information diagnostics) of one program's graphs. `places` is the
     document's _Places; `lines` the document's; `units` its program's functions' units, which the
@@ -176,7 +176,7 @@ def place_graphs(graphs: list[TaskGraph], places, lines, extents: dict, alias: s
         out = PlacedGraph(graph.function, where, extents.get(graph.owner), graph.host, placer, list(graph.edges),
                           [], list(graph.notes), expansions)
         if eager:
-            out.tasks
+            out._place()  # (now, quoting the document's lines)
         for hazard in graph.hazards:
             item = _hazard(places, out, hazard, alias, placer.task_at(lines))
             if item is None:
