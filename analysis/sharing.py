@@ -38,10 +38,10 @@ def current_table() -> Optional[dict]:
 
 
 @contextmanager
-def own_table(table: Optional[dict] = None) -> Iterator[dict]:
-    """Values `shared` within it are one object each in `table` (a new one by default), not in the
-    enclosing one's (document.Rest: the rest of an analysis has its own, `over` its hints' table)."""
-    _tables.append(table if table is not None else {})
+def own_table(table: dict) -> Iterator[dict]:
+    """Values `shared` within it are one object each in `table`, not in the enclosing one's
+    (document.Rest: the rest of an analysis has its own, `over` its hints' table)."""
+    _tables.append(table)
     try:
         yield _tables[-1]
     finally:

@@ -63,9 +63,9 @@ def hints_made() -> tuple[Workspace, OpenTexts]:
     return workspace, texts
 
 
-def rest_asked(workspace: Workspace, stop_at: int) -> tuple[int, bool]:
-    """The rest made inside `preemptible`, a change wanted at the `stop_at`-th question: (questions
-    asked, whether it gave way)."""
+def rest_asked(workspace: Workspace, stop_at: int, uri: str = URI) -> tuple[int, bool]:
+    """The rest of `uri`'s analysis made inside `preemptible`, a change wanted at the `stop_at`-th
+    question: (questions asked, whether it gave way)."""
     asked = [0]
 
     def wanted() -> bool:
@@ -73,7 +73,7 @@ def rest_asked(workspace: Workspace, stop_at: int) -> tuple[int, bool]:
         return asked[0] > stop_at
     try:
         with preempt.preemptible(wanted):
-            workspace.analysis(URI)
+            workspace.analysis(uri)
     except preempt.Preempted:
         return asked[0], True
     return asked[0], False

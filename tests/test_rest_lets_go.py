@@ -11,10 +11,10 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pypto_lens import preempt
 from pypto_lens.pipeline.program import ProgramChain
 from pypto_lens.workspace.documents import OpenTexts
 from pypto_lens.workspace.workspace import Workspace
+from tests.test_rest_gives_way import rest_asked
 
 PROGRAM = '''
 @pl.program
@@ -72,16 +72,7 @@ def test_each_programs_chain_is_let_go_before_the_next_rest(monkeypatch):
 @given(st.integers(min_value=0, max_value=60))
 def test_a_rest_stopped_between_programs_is_made_again_as_a_fresh_analysis_makes_it(stop_at):
     workspace = hints_made()
-    asked = [0]
-
-    def wanted() -> bool:
-        asked[0] += 1
-        return asked[0] > stop_at
-    try:
-        with preempt.preemptible(wanted):
-            workspace.analysis(URI)
-    except preempt.Preempted:
-        pass
+    rest_asked(workspace, stop_at, URI)
     made = workspace.analysis(URI)
     texts = OpenTexts()
     texts.open(URI, TEXT, 1)

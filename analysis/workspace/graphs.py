@@ -178,7 +178,7 @@ def place_graphs(graphs: list[TaskGraph], places, lines, extents: dict, alias: s
         if eager:
             out._place()  # (now, quoting the document's lines)
         for hazard in graph.hazards:
-            item = _hazard(places, out, hazard, alias, placer.task_at(lines))
+            item = _hazard(places, out, hazard, alias, placer, lines)
             if item is None:
                 continue
             out.hazards.append(item[0])
@@ -205,9 +205,9 @@ class _TaskPlacer:
     def tasks(self) -> list[PlacedTask]:
         return [_task(self.places, self.lines, t, self.where, self.index, self.graph.loops) for t in self.graph.tasks]
 
-    def task_at(self, lines):
-        """One task placed now, quoting `lines` (what a hazard names: the same as its place in `tasks()`)."""
-        return lambda k: _task(self.places, lines, self.graph.tasks[k], self.where, self.index, self.graph.loops)
+    def task(self, k: int, lines) -> PlacedTask:
+        """Task k placed now, quoting `lines` (what a hazard names: the same as its place in `tasks()`)."""
+        return _task(self.places, lines, self.graph.tasks[k], self.where, self.index, self.graph.loops)
 
     def loops(self) -> list[dict]:
         loops = []
@@ -306,8 +306,8 @@ def file_name(uri: Optional[str]) -> str:
     return unquote(uri.rstrip("/").rsplit("/", 1)[-1]) if uri else ""
 
 
-def _hazard(places, graph: PlacedGraph, hazard: Hazard, alias: str, task_at):
-    first, second = task_at(hazard.first), task_at(hazard.second)
+def _hazard(places, graph: PlacedGraph, hazard: Hazard, alias: str, placer: _TaskPlacer, lines):
+    first, second = placer.task(hazard.first, lines), placer.task(hazard.second, lines)
     if hazard.at is not None:
         where = places.range(*hazard.at)
     elif second.elsewhere is not None:

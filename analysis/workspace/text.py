@@ -114,6 +114,3 @@ class TextLines:
                 raise IndexError(k)
         start = starts[k]  # (an IndexError past the end, as a list gives)
         return self.text[start:starts[k + 1] - 1] if k + 1 < len(starts) else self.text[start:]
-
-    def __iter__(self):
-        return iter(self.text.split("\n"))
