@@ -69,6 +69,17 @@ def rebound(region: Region, mapping: dict) -> Region:
     return Region("box", tuple(box), region.visible, region.layout)
 
 
+def _symbols_of(regions) -> set:
+    """The symbols the offsets of `regions` name."""
+    found: set = set()
+    for region in regions:
+        for interval in region.box:
+            for v in interval:
+                if isinstance(v, Affine):
+                    found.update(s for s, _ in v.terms)
+    return found
+
+
 BLOCK_INDEX = "block#"  # the symbol of `pl.tile.get_block_idx()`: one value per block of an spmd launch
 UNKNOWN_FOOTPRINT = Footprint((), None)
 WHOLE_FOOTPRINT = Footprint((WHOLE,), (WHOLE,))
@@ -190,14 +201,16 @@ class Footprints:
                 if shape is not None and v not in walk.shapes:
                     walk.shapes[v] = shape
         walk.block(body, certain=True)
-        local = tuple(walk.locals)
         for var, shape in walk.shapes.items():  # what a scope's results measure, for the scopes they feed
             if isinstance(var, ir.Var) and shape and all(d is not None for d in shape):
                 self.value_shapes.setdefault(var, shape)
-        return {k: Footprint(tuple(dict.fromkeys(walk.must.get(k, ()))),
-                             None if k in walk.anywhere else tuple(dict.fromkeys(walk.may.get(k, ()))),
-                             local, k in walk.atomic and k not in walk.plain)
-                for k in range(len(params))}
+        musts = {k: tuple(dict.fromkeys(walk.must.get(k, ()))) for k in range(len(params))}
+        mays = {k: None if k in walk.anywhere else tuple(dict.fromkeys(walk.may.get(k, ()))) for k in musts}
+        # only the loop symbols some region names need fresh copies per task: an orchestration
+        # function's walk gathers every callee's (qwen3_14b's prefill_fwd.py: 141 a footprint, 1 region)
+        named = _symbols_of(r for k in musts for regions in (musts[k], mays[k] or ()) for r in regions)
+        local = tuple(s for s in walk.locals if s in named)
+        return {k: Footprint(musts[k], mays[k], local, k in walk.atomic and k not in walk.plain) for k in musts}
 
 
 class _Walk:
