@@ -42,13 +42,13 @@ def main(x: pl.Tensor[[R, C], pl.FP32], out: pl.Out[pl.Tensor[[4 * R, C], pl.FP3
 
 @pytest.fixture
 def computed(monkeypatch):
-    """Every footprint a task graph computes, by the function's name and the parameter's index."""
-    found = {}
+    """Each function's footprints as a task graph computes them: (its name, parameter index -> footprint)."""
+    found = []
     real = footprints.Footprints._compute
 
     def noted(self, fn, depth):
         result = real(self, fn, depth)
-        found.update({(fn.name, k): fp for k, fp in result.items()})
+        found.append((fn.name, result))
         return result
     monkeypatch.setattr(footprints.Footprints, "_compute", noted)
     return found
@@ -67,22 +67,21 @@ def test_a_loop_whose_symbol_indexes_nothing_is_no_symbol_of_the_footprint(tmp_p
     path = tmp_path / "kernel.py"
     path.write_text(KERNEL)
     analyse(path)
-    dst = computed[("rows", 1)]
+    (rows,) = [result for name, result in computed if name == "rows"]
+    dst = rows[1]
     assert names(footprints._symbols_of(dst.may)) == ["i#"]
     assert names(dst.locals) == ["i#"]  # not rep#: the reads of src name no offset in it
-    assert computed[("rows", 0)].locals == dst.locals  # (one set per function: a task copies it once)
+    assert rows[0].locals == dst.locals  # (one set per function: a task copies it once)
 
 
 def test_every_footprint_names_each_of_its_symbols(computed):
     for path in sorted(PROGRAMS.glob("*.py")):
         analyse(path)
-    assert any(fp.locals for fp in computed.values()), "the graph programs' loops index their buffers"
-    by_function: dict = {}
-    for (name, k), fp in computed.items():
-        by_function.setdefault(name, []).append(fp)
-    for name, fps in by_function.items():  # (one set per function: what any of its parameters' regions name)
+    assert any(fp.locals for _, result in computed for fp in result.values()), \
+        "the graph programs' loops index their buffers"
+    for name, result in computed:  # (one set per function: what any of its parameters' regions name)
+        fps = list(result.values())
         named = footprints._symbols_of(r for fp in fps for r in fp.must + (fp.may or ()))
         assert all(fp.locals == fps[0].locals for fp in fps), name
         assert set(fps[0].locals) <= named, name  # (the others: its scalar parameters' symbols)
         assert len(set(fps[0].locals)) == len(fps[0].locals), name
-
