@@ -330,7 +330,15 @@ function oneServer(page, not, timeout) {
  * of the answer: the output's newest line about an unexpected end; `labels`: the status item's states seen.
  */
 async function killServer(page, hintLine, want, timeout = 20000) {
-    const victim = await oneServer(page, undefined, 15000);
+    // a server that runs (its start logged, the status saying so), not one still starting after a
+    // restart the test asked for: the kill is an unexpected end of a running server
+    const victim = await waitFor(page, 'a running server', async () => {
+        const pids = serverPids();
+        const label = await languageStatus(page);
+        const started = pids.length === 1 && channelLog().includes(`(pid ${pids[0]})`);
+        return { ok: started && label.includes('server running'),
+            detail: `server processes: ${JSON.stringify(pids)}, its start logged: ${started}; ${label}`, pid: pids[0] };
+    }, 30000, 200);
     if (!victim.ok) {
         return { ok: false, detail: victim.detail, labels: '', line: '' };
     }

@@ -25,6 +25,16 @@ export interface Crash {
     short: string;
 }
 
+/**
+ * Whether a failed write to the server says its process is gone (its pipe closed: EPIPE, or the
+ * stream already destroyed). Under load many such writes fail before the process's 'exit' arrives;
+ * the connection's close follows them and decides whether to start it again.
+ */
+export function writeToEndedProcess(error: unknown): boolean {
+    const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+    return code === 'EPIPE' || code === 'ERR_STREAM_DESTROYED';
+}
+
 /** The unexpected ends of the last window; `reset` when the user (re)starts the server. */
 export class CrashWindow {
     private times: number[] = [];

@@ -7,7 +7,7 @@ import {
     CloseAction, CloseHandlerResult, ErrorAction, ErrorHandler, ErrorHandlerResult, LanguageClient, LanguageClientOptions,
     RevealOutputChannelOn, ServerOptions, State, TransportKind,
 } from 'vscode-languageclient/node';
-import { Crash, CrashWindow, Exit } from './crashes';
+import { Crash, CrashWindow, Exit, writeToEndedProcess } from './crashes';
 import { withReadOnlyCodes } from './docs';
 import { Logger, lspTrace, pythonLogLevel } from './logging';
 import { ExtensionSettings, readServerSettings, SECTION } from './settings';
@@ -127,10 +127,10 @@ export class CrashHandler implements ErrorHandler {
         });
     }
 
-    error(_error: Error, _message: unknown, count: number | undefined): ErrorHandlerResult {
+    error(error: Error, _message: unknown, count: number | undefined): ErrorHandlerResult {
         // writing to a process that is gone fails: its close, about to come, decides (a shutdown here
-        // would stop the client, and the close would no longer restart it)
-        if (this.exited || (count !== undefined && count <= 3)) {
+        // would stop the client while the close restarts it, and no server would run)
+        if (this.exited || writeToEndedProcess(error) || (count !== undefined && count <= 3)) {
             return { action: ErrorAction.Continue };
         }
         return { action: ErrorAction.Shutdown };

@@ -1,7 +1,7 @@
 // The count of the server's unexpected ends (src/crashes.ts): when the client starts it again, and what it says.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { CRASH_LIMIT, CRASH_WINDOW_MS, CrashWindow, describeExit, shortExit } from '../../src/crashes';
+import { CRASH_LIMIT, CRASH_WINDOW_MS, CrashWindow, describeExit, shortExit, writeToEndedProcess } from '../../src/crashes';
 
 const KILLED = { code: null, signal: 'SIGKILL' };
 const SECOND = 1000;
@@ -79,5 +79,21 @@ describe('describeExit', () => {
         assert.equal(describeExit({ code: null, signal: null }), 'closed its connection');
         assert.deepEqual([shortExit({ code: null, signal: 'SIGKILL' }), shortExit({ code: 1, signal: null }),
             shortExit({ code: null, signal: null })], ['SIGKILL', 'exit code 1', 'connection closed']);
+    });
+});
+
+describe('writeToEndedProcess', () => {
+    const failed = (code: string, message: string) => Object.assign(new Error(message), { code });
+
+    it('a write to a closed pipe or a destroyed stream: the process is gone, its close decides', () => {
+        assert.equal(writeToEndedProcess(failed('EPIPE', 'write EPIPE')), true);
+        assert.equal(writeToEndedProcess(failed('ERR_STREAM_DESTROYED', 'Cannot call write after a stream was destroyed')), true);
+    });
+
+    it('any other error is not', () => {
+        assert.equal(writeToEndedProcess(failed('ERR_INVALID_ARG_TYPE', 'bad argument')), false);
+        assert.equal(writeToEndedProcess(new Error('write EPIPE')), false); // (only the code says it)
+        assert.equal(writeToEndedProcess(undefined), false);
+        assert.equal(writeToEndedProcess('EPIPE'), false);
     });
 });
