@@ -41,6 +41,9 @@ class Expansion:
     parent: Optional[int]  # the expansion (index in the graph's list) whose text holds this call
     tasks: tuple[int, ...]  # every task it launches, its inner helpers' too, in submit order
     args: tuple[ExpansionArg, ...]  # the arguments some task uses, in call order
+    # the call's arguments in the caller's variables as this analysis left them: a frame's own are
+    # renamed in place by the next analysis's N1 when it keeps the statement (expansion_memo.py)
+    frame_args: tuple = ()
 
 
 def expansions_of(state, fn, tasks: list, returned: Callable) -> list[Expansion]:
@@ -66,7 +69,7 @@ def expansions_of(state, fn, tasks: list, returned: Callable) -> list[Expansion]
     out = []
     for frame, index in order.items():
         out.append(Expansion(frame, parents[index], tuple(members[index]),
-                             _args(frame, [tasks[t] for t in members[index]], sources)))
+                             _args(frame, [tasks[t] for t in members[index]], sources), tuple(frame.args)))
     return out
 
 

@@ -14,6 +14,7 @@ from .. import preempt
 from ..ir import nodes as ir
 from ..ir.nodes import LoopKind
 from ..sharing import shared
+from .expansion_memo import ExpansionMemo, Record, Recorder, helper_answer, same_answer
 from .walk import iter_uses, kept
 
 # resolves a call to an Inline function: (its params, its body, whether its parameters keep their
@@ -74,7 +75,8 @@ def _same(a, b) -> bool:
 class _Pending:
     """What the expansions leave for the whole function, applied once by the outermost call."""
 
-    def __init__(self):
+    def __init__(self, memo: Optional[ExpansionMemo] = None):
+        self.recorder = Recorder(memo) if memo is not None else None  # (expansion_memo.py)
         self.renames: dict = {}  # a version that is another one everywhere (lifted loop results, N1 results)
         self.after: dict = {}  # id(statement) -> {old: new}: uses after that statement read the new version
         self.phis: set = set()  # if-results of an expansion that exist only when the caller reads them
@@ -82,6 +84,81 @@ class _Pending:
         self.expressions: dict = {}  # such a temporary -> (its expression, helper parameter, caller, argument span)
         self.frames: list = []  # the expansions (ir.Inlined), whose arguments are renamed as the body is
         self.chain: tuple = ()  # the expansions under way, outermost first (what a copy made now came through)
+        self.asked: tuple = ()  # with a memo: the program's own inline_of and params_of (not recording)
+
+    # what the expansions write and read of the state, through these (recorded with a memo)
+    def rename(self, old, new) -> None:
+        self.renames[old] = new
+        if self.recorder is not None:
+            self.recorder.wrote("rename", old, new)
+
+    def mark_after(self, key: int, renames: dict) -> None:
+        self.after.setdefault(key, {}).update(renames)
+        if self.recorder is not None:
+            self.recorder.wrote("after", key, dict(renames))
+
+    def add_phis(self, phis: list) -> None:
+        self.phis.update(phis)
+        if self.recorder is not None and phis:
+            self.recorder.wrote("phis", None, tuple(phis))
+
+    def add_temps(self, temps) -> None:
+        self.temps.update(temps)
+        if self.recorder is not None:
+            self.recorder.wrote("temps", None, tuple(temps))
+
+    def set_expression(self, key, value) -> None:
+        self.expressions[key] = value
+        if self.recorder is not None:
+            self.recorder.wrote("expression", key, value)
+
+    def expression(self, key):
+        value = self.expressions.get(key)
+        if self.recorder is not None:
+            self.recorder.read(key, value)
+        return value
+
+    def add_frame(self, frame: ir.Inlined) -> None:
+        frame.serial = len(self.frames)
+        self.frames.append(frame)
+        if self.recorder is not None:
+            self.recorder.wrote("frame", frame, frame.args)
+
+    def replay(self, entry: Record, out: list, inline_of, params_of) -> bool:
+        """Take a kept statement's output if what it read is the same now (expansion_memo.py)."""
+        if entry.hoisted is not None and entry.hoisted != _hoisted_ids(out):
+            return False
+        expressions = self.expressions
+        reads, asked = entry.reads or {}, entry.asked or ()
+        if any(expressions.get(key) is not value for key, value in reads.items()):
+            return False
+        for question, call, answer in asked:
+            now = helper_answer(inline_of(call)) if question == "helper" else params_of(call)
+            if not same_answer(answer, now):
+                return False
+        recorder = self.recorder
+        for key, value in reads.items():
+            recorder.read(key, value)
+        for question, call, answer in asked:
+            recorder.asked(question, call, answer)
+        for what, key, value in entry.writes or ():
+            if what == "rename":
+                self.renames[key] = value
+            elif what == "after":
+                self.after.setdefault(key, {}).update(value)
+            elif what == "phis":
+                self.phis.update(value)
+            elif what == "temps":
+                self.temps.update(value)
+            elif what == "expression":
+                expressions[key] = value
+            else:  # a frame, its arguments as made (the last N1's end renamed them in place), its serial now
+                key.args = value
+                key.serial = len(self.frames)
+                self.frames.append(key)
+            recorder.wrote(what, key, value)
+        out.extend(entry.output)
+        return True
 
     def finish(self, body: list) -> list:
         if self.after or self.renames:
@@ -102,43 +179,88 @@ class _Pending:
 
 
 def normalise(body: list, inline_of: InlineLookup, depth: int = 0, params_of=lambda call: None,
-              pending: Optional[_Pending] = None) -> list:
-    """`params_of(call)` gives the callee's parameter names (to place keyword arguments)."""
+              pending: Optional[_Pending] = None, memo: Optional[ExpansionMemo] = None) -> list:
+    """`params_of(call)` gives the callee's parameter names (to place keyword arguments). `memo`:
+    what the function's last N1 made of its statements, used again where it still holds and
+    filled with this one's (expansion_memo.py)."""
     if pending is None:
-        pending = _Pending()
-        return pending.finish(normalise(body, inline_of, depth, params_of, pending))
+        pending = _Pending(memo)
+        if memo is None:
+            return pending.finish(normalise(body, inline_of, depth, params_of, pending))
+        memo.start()
+        recorder = pending.recorder
+
+        def asking_helper(call):
+            found = inline_of(call)
+            recorder.asked("helper", call, helper_answer(found))
+            return found
+
+        def asking_params(call):
+            names = params_of(call)
+            recorder.asked("params", call, names)
+            return names
+        pending.asked = (inline_of, params_of)  # (a kept statement's questions are asked again unrecorded)
+        out = pending.finish(normalise(body, asking_helper, depth, asking_params, pending))
+        memo.done()
+        return out
     out: list = []
+    recorder = pending.recorder if depth == 0 else None
     for stmt in body:
-        if isinstance(stmt, ir.Assign) and isinstance(stmt.value, ir.UserCall):
-            if stmt.value.keywords:
-                stmt = replace(stmt, value=bind_keywords(stmt.value, params_of(stmt.value)))
-            helper = inline_of(stmt.value) if depth < _MAX_DEPTH and not stmt.value.submit else None
-            if helper is not None:
-                out.extend(_expand(stmt, helper, inline_of, depth, params_of, pending, _hoisted_before(out)))
-                continue
-        if isinstance(stmt, ir.If):  # (an `if` over constants was decided in lowering)
-            then = normalise(stmt.then, inline_of, depth, params_of, pending)
-            orelse = normalise(stmt.orelse, inline_of, depth, params_of, pending)
-            if not (kept(then, stmt.then) and kept(orelse, stmt.orelse)):
-                stmt = replace(stmt, then=then, orelse=orelse)
-        elif isinstance(stmt, ir.Loop):
-            trips = proven_trips(stmt)
-            if trips == 0:  # D7: Simplify deletes the loop; results are the inits
-                out.extend(ir.Assign(c.result, ir.Ref(c.init, stmt.span), stmt.span, owner=stmt.owner)
-                           for c in stmt.carries if c.init is not None)
-                continue
-            if trips == 1:
-                out.extend(_lift_one_trip(stmt, normalise(stmt.body, inline_of, depth, params_of, pending), pending))
-                continue
-            body = normalise(stmt.body, inline_of, depth, params_of, pending)
-            if not kept(body, stmt.body):
-                stmt = replace(stmt, body=body)
-        elif isinstance(stmt, ir.Scope):
-            body = normalise(stmt.body, inline_of, depth, params_of, pending)
-            if not kept(body, stmt.body):
-                stmt = replace(stmt, body=body)
-        out.append(stmt)
+        if recorder is None:
+            _one(stmt, out, inline_of, depth, params_of, pending)
+            continue
+        memo = recorder.memo
+        entry = memo.entries.get(id(stmt))
+        if entry is not None and entry.stmt is stmt and pending.replay(entry, out, *pending.asked):
+            memo.touched[id(stmt)] = entry
+            memo.hits += 1
+            continue
+        expands = isinstance(stmt, ir.Assign) and isinstance(stmt.value, ir.UserCall)
+        record = Record(stmt, _hoisted_ids(out) if expands else None)
+        recorder.active.append(record)
+        start = len(out)
+        try:
+            _one(stmt, out, inline_of, depth, params_of, pending)
+        finally:
+            recorder.active.pop()
+        record.output = tuple(out[start:])
+        if record.worth_keeping:
+            memo.touched[id(stmt)] = record
+        memo.made += 1
     return out
+
+
+def _one(stmt, out: list, inline_of: InlineLookup, depth: int, params_of, pending: _Pending) -> None:
+    """N1 of one statement, what it makes added to `out` (its block's statements so far)."""
+    if isinstance(stmt, ir.Assign) and isinstance(stmt.value, ir.UserCall):
+        if stmt.value.keywords:
+            stmt = replace(stmt, value=bind_keywords(stmt.value, params_of(stmt.value)))
+        helper = inline_of(stmt.value) if depth < _MAX_DEPTH and not stmt.value.submit else None
+        if helper is not None:
+            out.extend(_expand(stmt, helper, inline_of, depth, params_of, pending, _hoisted_before(out)))
+            return
+    if isinstance(stmt, ir.If):  # (an `if` over constants was decided in lowering)
+        then = normalise(stmt.then, inline_of, depth, params_of, pending)
+        orelse = normalise(stmt.orelse, inline_of, depth, params_of, pending)
+        if not (kept(then, stmt.then) and kept(orelse, stmt.orelse)):
+            stmt = replace(stmt, then=then, orelse=orelse)
+    elif isinstance(stmt, ir.Loop):
+        trips = proven_trips(stmt)
+        if trips == 0:  # D7: Simplify deletes the loop; results are the inits
+            out.extend(ir.Assign(c.result, ir.Ref(c.init, stmt.span), stmt.span, owner=stmt.owner)
+                       for c in stmt.carries if c.init is not None)
+            return
+        if trips == 1:
+            out.extend(_lift_one_trip(stmt, normalise(stmt.body, inline_of, depth, params_of, pending), pending))
+            return
+        body = normalise(stmt.body, inline_of, depth, params_of, pending)
+        if not kept(body, stmt.body):
+            stmt = replace(stmt, body=body)
+    elif isinstance(stmt, ir.Scope):
+        body = normalise(stmt.body, inline_of, depth, params_of, pending)
+        if not kept(body, stmt.body):
+            stmt = replace(stmt, body=body)
+    out.append(stmt)
 
 
 def _lift_one_trip(loop: ir.Loop, body: list, pending: _Pending) -> list:
@@ -154,7 +276,7 @@ def _lift_one_trip(loop: ir.Loop, body: list, pending: _Pending) -> list:
     out.extend(_Renamer(mapping).block(body) if mapping else body)
     for c in loop.carries:
         value = c.yield_value if c.yield_value is not None else c.iter_var
-        pending.renames[c.result] = mapping.get(value, value)
+        pending.rename(c.result, mapping.get(value, value))
     return out
 
 
@@ -175,6 +297,11 @@ def bind_keywords(call: ir.UserCall, params: Optional[list[str]]) -> ir.UserCall
         spans.append(span)
     return replace(call, args=args, arg_spans=spans, no_dep=shared(frozenset(no_dep)), no_dep_spans=no_dep_spans,
                    keywords={})
+
+
+def _hoisted_ids(out: list) -> tuple:
+    """Which statements `_hoisted_before` finds (what an expansion reads of its block: by identity)."""
+    return tuple(map(id, _hoisted_before(out).values()))
 
 
 def _hoisted_before(out: list) -> dict:
@@ -210,11 +337,12 @@ def _expand(stmt: ir.Assign, helper: tuple[list, list, bool], inline_of: InlineL
         span = call.arg_spans[k] if k < len(call.arg_spans) else call.span
         if isinstance(arg, ir.Ref):
             mapping[param.var] = arg.var
-            if arg.var in pending.expressions:  # an outer helper's parameter standing for an expression
-                expressions[arg.var] = pending.expressions[arg.var][0]
+            outer_expression = pending.expression(arg.var)
+            if outer_expression is not None:  # an outer helper's parameter standing for an expression
+                expressions[arg.var] = outer_expression[0]
             elif arg.var in hoisted and isinstance(hoisted[arg.var].value, (ir.OpCall, ir.Arith)):
                 expressions[arg.var] = _own_copy(hoisted[arg.var].value)
-                pending.expressions[arg.var] = (expressions[arg.var], param.name, call.owner, span)
+                pending.set_expression(arg.var, (expressions[arg.var], param.name, call.owner, span))
         elif isinstance(arg, (ir.Const, ir.Sym)):
             values[param.var] = arg  # a literal is substituted where it is used
         else:  # (lowering already hoisted nested calls and subscripts into variables, N4)
@@ -223,7 +351,7 @@ def _expand(stmt: ir.Assign, helper: tuple[list, list, bool], inline_of: InlineL
             out.append(ir.Assign(temp, arg, call.span, hoisted=True, owner=call.owner))
             mapping[param.var] = temp
             expressions[temp] = _own_copy(arg)
-            pending.expressions[temp] = (expressions[temp], param.name, call.owner, span)
+            pending.set_expression(temp, (expressions[temp], param.name, call.owner, span))
     # the versions of a parameter that reach the caller are versions of the caller's variable
     rebound = _rebound_at_top(body) if jit else ()
     reach = {param.name: arg.var.name for param, arg in zip(params, call.args)
@@ -240,7 +368,7 @@ def _expand(stmt: ir.Assign, helper: tuple[list, list, bool], inline_of: InlineL
     copied = cloner.block(body)
     if expressions:
         copied = _expressions_into_scopes(copied, expressions, pending.expressions, chain)
-        pending.temps.update(expressions)  # (dropped if nothing outside a scope uses them)
+        pending.add_temps(expressions)  # (dropped if nothing outside a scope uses them)
     result = None
     if copied and isinstance(copied[-1], ir.Return):
         ret = copied.pop()
@@ -253,23 +381,22 @@ def _expand(stmt: ir.Assign, helper: tuple[list, list, bool], inline_of: InlineL
     for param, arg in zip(params, call.args):
         if isinstance(arg, ir.Ref) and param.name in reach and param.name in lasts:
             reaching[arg.var] = lasts[param.name]
-    pending.phis.update(cloner.if_results)
+    pending.add_phis(cloner.if_results)
     expanded = normalise(copied, inline_of, depth + 1, params_of, pending)
     pending.chain = outer
-    frame.serial = len(pending.frames)
-    pending.frames.append(frame)
+    pending.add_frame(frame)
     out.extend(expanded)
     if stmt.var is not None:
         same = isinstance(result, ir.Ref) and any(
             old.name == stmt.var.name and result.var is reaching.get(old, old) for old in (mapping.values()))
         if same:  # `x = helper(x)` returning x's last version: PyPTO drops the no-op `x = x`
-            pending.renames[stmt.var] = result.var
+            pending.rename(stmt.var, result.var)
         else:
             _mark(result, outer)  # (the caller's statement: the expansions around this one)
             out.append(ir.Assign(stmt.var, result if result is not None else ir.Const(None), stmt.span,
                                  owner=stmt.owner))
     if reaching and out:
-        pending.after.setdefault(id(out[-1]), {}).update(reaching)
+        pending.mark_after(id(out[-1]), reaching)
     return out
 
 

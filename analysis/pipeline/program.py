@@ -16,6 +16,7 @@ from ..ir.nodes import Kind
 from ..registry.registry import Registry
 from ..sharing import shared
 from .calls import derive_calls
+from .expansion_memo import ExpansionMemo
 from .hazards import graphs_with_hazards
 from .in_param_written import InParamWrite, applies, check
 from .misuse import Problem, misuse
@@ -70,10 +71,14 @@ class ProgramChain:
     (workspace.py); its own analysis, later, goes on from there."""
 
     def __init__(self, name: str, functions: list[ir.Function], registry: Registry,
-                 external: Callable[[ir.CalleeRef], Optional[Fn]] = lambda ref: None, answers=None):
+                 external: Callable[[ir.CalleeRef], Optional[Fn]] = lambda ref: None, answers=None,
+                 memos: Optional[dict] = None):
         """`answers`: where the outlined scopes' answers are kept by content (scope_keys.py; the
-        workspace's caches keep them across analyses), else the chain keeps its own."""
+        workspace's caches keep them across analyses), else the chain keeps its own. `memos`: where
+        what N1 made of each function's statements is kept for the next chain of the same program
+        (expansion_memo.py, by function name), else nothing is kept."""
         self.name, self.registry = name, registry
+        self.memos = memos
         self.state = state = ProgramState(registry, external, answers)
         for function in functions:
             state.add(user_fn(function))
@@ -92,6 +97,16 @@ class ProgramChain:
                 self.homes[callee.owner] = callee.home
             return callee.params, callee.body, bool(callee.source and callee.source.jit)
         return None
+
+    def _memo(self, fn: Fn) -> Optional[ExpansionMemo]:
+        if self.memos is None:
+            return None
+        for key in [key for key in self.memos if key not in self.state.fns]:  # (a function renamed, or gone)
+            del self.memos[key]
+        memo = self.memos.get(fn.key)
+        if memo is None:
+            memo = self.memos[fn.key] = ExpansionMemo()
+        return memo
 
     def _returns_of(self, call: ir.UserCall):
         callee = self.state.callee(call)
@@ -126,7 +141,7 @@ class ProgramChain:
             state.constant_vars |= constants[fn.key]
         for fn in analysed:  # N1
             preempt.check()  # (between the stages of a program, and in N1 at each expansion: preempt.py)
-            fn.body = normalise(fn.body, self._inline_of, params_of=self._params_of)
+            fn.body = normalise(fn.body, self._inline_of, params_of=self._params_of, memo=self._memo(fn))
         preempt.check()
         asked = self.asked
         for fn in users:
@@ -160,7 +175,8 @@ class ProgramChain:
 
     @classmethod
     def resumed(cls, normalised: "Normalised", functions: list[ir.Function], registry: Registry,
-                external: Callable[[ir.CalleeRef], Optional[Fn]], answers=None) -> Optional["ProgramChain"]:
+                external: Callable[[ir.CalleeRef], Optional[Fn]], answers=None,
+                memos: Optional[dict] = None) -> Optional["ProgramChain"]:
         """A chain of `functions` that goes on from another's (`normalised`, for externals whose shapes
         are those it read), where none changed their text (another file's direction edit) or only
         functions no other one expands did (a kernel's `pl.Out` made `pl.InOut` in the file of its
@@ -169,7 +185,7 @@ class ProgramChain:
         returned types, what the others' N1 and types read of it) is not the same."""
         if registry is not normalised.registry:
             return None
-        chain = cls(normalised.name, functions, registry, external, answers)
+        chain = cls(normalised.name, functions, registry, external, answers, memos)
         old = {fn.key: fn for fn in normalised.fns}
         fresh = chain.state.fns
         if list(old) != list(fresh):
@@ -189,7 +205,7 @@ class ProgramChain:
         mine = [state.fns[key] for key in fresh if key in changed]
         for fn in mine:  # N1
             preempt.check()
-            fn.body = normalise(fn.body, chain._inline_of, params_of=chain._params_of)
+            fn.body = normalise(fn.body, chain._inline_of, params_of=chain._params_of, memo=chain._memo(fn))
 
         def as_declared(call: ir.UserCall):  # (the first round of types reads the program's returns as declared)
             callee = state.callee(call)

@@ -182,6 +182,9 @@ class Caches:
         # origin name -> (chain key, the shapes of the externals it read, its pipeline.Normalised): the
         # document's last chain as N1 and the types left it, which a signature edit elsewhere leaves the same
         self.normalised: dict = {}
+        # origin name -> {function name: pipeline.expansion_memo.ExpansionMemo}: what the last N1 made of
+        # each statement of the document's functions, for the next (documents open in an editor)
+        self.expansions: dict = {}
         self._held: dict[str, dict] = {}  # uri -> {cache name: what its current analysis uses}
 
     def all(self) -> dict[str, ContentCache]:
@@ -231,6 +234,8 @@ class Caches:
             del self.origins[made_from]
         for made_from in [k for k in self.normalised if k[0] == uri]:
             del self.normalised[made_from]
+        for made_from in [k for k in self.expansions if k[0] == uri]:
+            del self.expansions[made_from]
         old = self._held.pop(uri, None)
         if old is not None:
             for name, cache in self.all().items():

@@ -19,6 +19,7 @@ from ..ir.context import ModuleContext
 from ..ir.nodes import CalleeForm, Kind
 from ..ir.lower import FunctionLowering
 from ..ir.module import FunctionSource, ProgramDecl, build_context, find_programs, is_dataclass, unit_contribution
+from ..ir.rebase import rebase
 from ..pipeline.model import Fn, Origin, external_copy
 from ..pipeline.program import ProgramChain, ProgramResult
 from ..registry.registry import Registry
@@ -302,7 +303,7 @@ class DocumentAnalyzer:
         for program in programs:
             preempt.check()
             lowerings: dict = {}
-            functions = self._lower(program, units, ctx, fingerprint, lowerings)
+            functions = self._lower(program, units, ctx, fingerprint, lowerings, uri)
             if not functions:
                 continue
             size = sum(len(units[src.unit].code) for src, _ in functions.values())
@@ -347,6 +348,8 @@ class DocumentAnalyzer:
             made = {_made_from(uri, p) for p in programs}
             for gone in [k for k in self.caches.origins if k[0] == uri and k not in made]:
                 del self.caches.origins[gone]
+            for gone in [k for k in self.caches.expansions if k[0] == uri and k not in made]:
+                del self.caches.expansions[gone]
         if rest.programs:
             analysis.complete = False
             rest.diagnostics_made = len(analysis.diagnostics)
@@ -356,9 +359,12 @@ class DocumentAnalyzer:
         return analysis, summary, None
 
     def _lower(self, program: ProgramDecl, units, ctx: ModuleContext, fingerprint: str,
-               keys: Optional[dict] = None) -> dict[str, tuple[FunctionSource, ir.Function]]:
-        """The program's functions, lowered; `keys` gets each one's lowering key."""
+               keys: Optional[dict] = None, uri: Optional[str] = None) -> dict[str, tuple[FunctionSource, ir.Function]]:
+        """The program's functions, lowered; `keys` gets each one's lowering key. With `uri`, a
+        function lowered anew is made of the objects of its lowering in the document's last analysis
+        wherever the two are the same (ir/rebase.py: what the stages made of them is found again)."""
         out = {}
+        origin = self.caches.origins.get(_made_from(uri, program)) if uri is not None else None
         for source in program.functions:
             unit = units[source.unit]
             key = (unit.kind, unit.code, source.name, source.node.span, fingerprint,
@@ -372,6 +378,10 @@ class DocumentAnalyzer:
                 function = FunctionLowering(ctx, constants, source.in_class).function(
                     source.node, source.kind, source.jit, source.attrs)
                 function.digest = hashlib.sha1(repr(key).encode("utf-8", "replace")).hexdigest()
+                # (not an inline helper: N1 copies its body wherever it is expanded, and keeps nothing of it)
+                last = origin[1].get(source.name) if origin is not None and function.kind is not Kind.INLINE else None
+                if last is not None and last[0] != key:
+                    function = rebase(self.caches.lowered.peek(last[0]), function)
                 return function
             out[source.name] = (source, self.caches.lowered.get_or(key, run, len(unit.code)))
         return out
@@ -432,9 +442,10 @@ class DocumentAnalyzer:
             chain = pending[0]  # the chain this document's LightSummary ran as far as the signatures: go on from there
             chain.state.external = external
         else:
-            chain = self._resumed(made_from, key, external, lowered, registry)
+            memos = self.caches.expansions.setdefault(made_from, {}) if self.edited and uri is not None else None
+            chain = self._resumed(made_from, key, external, lowered, registry, memos)
             if chain is None:
-                chain = ProgramChain(program.name, lowered, registry, external, self.caches.scopes)
+                chain = ProgramChain(program.name, lowered, registry, external, self.caches.scopes, memos)
                 chain.signatures()
         if self.edited and uri is not None and chain.normalised is not None:
             self.caches.normalised[made_from] = (key, {ref: shape_token(fn) for ref, fn in externals.items()},
@@ -450,8 +461,8 @@ class DocumentAnalyzer:
         self.caches.programs.put(key, (result, read, tuple(chain.state.scope_keys)), size)
         return result, (key, frozenset(read.items())), None, None
 
-    def _resumed(self, made_from: tuple, key: tuple, external, lowered: list, registry: Registry) \
-            -> Optional[ProgramChain]:
+    def _resumed(self, made_from: tuple, key: tuple, external, lowered: list, registry: Registry,
+                 memos: Optional[dict] = None) -> Optional[ProgramChain]:
         """The chain gone on from where N1 and the types left the document's last one, if the externals
         it read have the same shapes (only their directions changed: a `pl.Out` made `pl.InOut` in a
         kernel's file changes no expansion and no type): of the same functions, or of functions of which
@@ -462,7 +473,7 @@ class DocumentAnalyzer:
         _, shapes, normalised = found
         if not all(shape_token(external(ref)) == token for ref, token in shapes.items()):
             return None
-        return ProgramChain.resumed(normalised, lowered, registry, external, self.caches.scopes)
+        return ProgramChain.resumed(normalised, lowered, registry, external, self.caches.scopes, memos)
 
     def _hold_scopes(self, hit: tuple) -> None:
         """A program result used again uses its scopes' answers again (pipeline/scope_keys.py): so they

@@ -261,7 +261,7 @@ def _expansion(places, lines: list[str], k: int, e: Expansion, function: Range) 
     for a in e.args:
         span = frame.arg_spans[a.index] if a.index < len(frame.arg_spans) else None
         r = places.range(frame.owner, span) if span is not None and here else None
-        arg = frame.args[a.index]
+        arg = e.frame_args[a.index]
         text = _quote(lines, r) if r is not None else (arg.var.name if isinstance(arg, ir.Ref) else f"#{a.index}")
         args.append(PlacedExpansionArg(a.index, text, a.direction.value, tuple((t, d.value) for t, d in a.uses)))
     return PlacedExpansion(k, frame.helper, location.range if location is not None else function,
