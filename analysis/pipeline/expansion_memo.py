@@ -52,7 +52,7 @@ class ExpansionMemo:
 class Record:
     """One statement's N1 under way (or kept: an entry)."""
 
-    __slots__ = ("stmt", "hoisted", "reads", "written", "asked", "writes", "output", "keep")
+    __slots__ = ("stmt", "hoisted", "reads", "written", "asked", "writes", "output", "keep", "finished")
 
     def __init__(self, stmt, hoisted: Optional[tuple]):
         # (each container made when first needed: most statements read and write nothing, and a
@@ -65,6 +65,7 @@ class Record:
         self.writes: Optional[list] = None  # (what, key, value) in order; a frame's value: its arguments as made
         self.output: tuple = ()
         self.keep = True
+        self.finished = None  # what the end of N1 made of the output (normalise._Renamed)
 
     @property
     def worth_keeping(self) -> bool:

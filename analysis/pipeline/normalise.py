@@ -85,6 +85,8 @@ class _Pending:
         self.frames: list = []  # the expansions (ir.Inlined), whose arguments are renamed as the body is
         self.chain: tuple = ()  # the expansions under way, outermost first (what a copy made now came through)
         self.asked: tuple = ()  # with a memo: the program's own inline_of and params_of (not recording)
+        self.top: Optional[list] = None  # with a memo: the function's body, whose statements' outputs are
+        self.groups: list = []  # (its record or None, where its output starts and ends), in order
 
     # what the expansions write and read of the state, through these (recorded with a memo)
     def rename(self, old, new) -> None:
@@ -164,7 +166,10 @@ class _Pending:
         if self.after or self.renames:
             # one walk: the renames after each marked statement, then the function-wide ones
             framed: set = set()
-            body = _rename_after(body, self.after, {}, framed, self.renames)
+            if self.groups:
+                body = _rename_groups(body, self.groups, self.after, framed, self.renames)
+            else:
+                body = _rename_after(body, self.after, {}, framed, self.renames)
             if self.renames:
                 renamer = _Renamer(self.renames)
                 for frame in self.frames:
@@ -200,25 +205,29 @@ def normalise(body: list, inline_of: InlineLookup, depth: int = 0, params_of=lam
             recorder.asked("params", call, names)
             return names
         pending.asked = (inline_of, params_of)  # (a kept statement's questions are asked again unrecorded)
+        pending.top = body
         out = pending.finish(normalise(body, asking_helper, depth, asking_params, pending))
         memo.done()
         return out
     out: list = []
     recorder = pending.recorder if depth == 0 else None
+    groups = pending.groups if recorder is not None and body is pending.top else None
     for stmt in body:
         if recorder is None:
             _one(stmt, out, inline_of, depth, params_of, pending)
             continue
         memo = recorder.memo
         entry = memo.entries.get(id(stmt))
+        start = len(out)
         if entry is not None and entry.stmt is stmt and pending.replay(entry, out, *pending.asked):
             memo.touched[id(stmt)] = entry
             memo.hits += 1
+            if groups is not None:
+                groups.append((entry, start, len(out)))
             continue
         expands = isinstance(stmt, ir.Assign) and isinstance(stmt.value, ir.UserCall)
         record = Record(stmt, _hoisted_ids(out) if expands else None)
         recorder.active.append(record)
-        start = len(out)
         try:
             _one(stmt, out, inline_of, depth, params_of, pending)
         finally:
@@ -226,6 +235,10 @@ def normalise(body: list, inline_of: InlineLookup, depth: int = 0, params_of=lam
         record.output = tuple(out[start:])
         if record.worth_keeping:
             memo.touched[id(stmt)] = record
+            if groups is not None:
+                groups.append((record, start, len(out)))
+        elif groups is not None:
+            groups.append((None, start, len(out)))
         memo.made += 1
     return out
 
@@ -518,12 +531,14 @@ def _last_versions(body: list, names: dict) -> dict:
     return last
 
 
-def _rename_after(body: list, after: dict, active: dict, framed: set, everywhere: dict) -> list:
+def _rename_after(body: list, after: dict, active: dict, framed: set, everywhere: dict,
+                  met: Optional[list] = None) -> list:
     """Rename uses in program order: once a marked statement has run, its renames hold for
     the rest of its block and, through with-bodies, of the blocks around it. An if or a loop
     keeps them to itself (the caller's SSA has no if-result or carry for them). An expansion's
     arguments (ir.Inlined) are renamed as they stand where its first statement is (`framed`: done).
-    Then `everywhere`'s renames, at every use (the same as a second walk with them alone)."""
+    Then `everywhere`'s renames, at every use (the same as a second walk with them alone). `met`
+    gets the expansions first met here."""
     out = []
     renaming = bool(active)  # (a renamer per block, again once `active` fills: it only grows here)
     renamer = _renamer(active, everywhere)
@@ -533,24 +548,26 @@ def _rename_after(body: list, after: dict, active: dict, framed: set, everywhere
         for frame in _frames_of(st):
             if frame not in framed:
                 framed.add(frame)
+                if met is not None:
+                    met.append(frame)
                 if renamer is not None:
                     frame.args = [renamer.expr(a) for a in frame.args]
         if isinstance(st, ir.Scope):
             uses = [renamer.expr(e) for e in st.uses] if renamer else st.uses
             deps = [renamer.expr(e) for e in st.deps] if renamer else st.deps
             attrs = renamer.attrs(st) if renamer else st.attrs  # the header's names follow the versions
-            inner = _rename_after(st.body, after, active, framed, everywhere)
+            inner = _rename_after(st.body, after, active, framed, everywhere, met)
             new = st if kept(uses, st.uses) and kept(deps, st.deps) and kept(inner, st.body) \
                 and attrs is st.attrs else replace(st, uses=uses, deps=deps, body=inner, attrs=attrs)
         elif isinstance(st, ir.If):
             head = renamer.head(st) if renamer else st
-            then = _rename_after(st.then, after, dict(active), framed, everywhere)
-            orelse = _rename_after(st.orelse, after, dict(active), framed, everywhere)
+            then = _rename_after(st.then, after, dict(active), framed, everywhere, met)
+            orelse = _rename_after(st.orelse, after, dict(active), framed, everywhere, met)
             new = st if head is st and kept(then, st.then) and kept(orelse, st.orelse) else \
                 replace(head, then=then, orelse=orelse)
         elif isinstance(st, ir.Loop):
             head = renamer.head(st) if renamer else st
-            inner = _rename_after(st.body, after, dict(active), framed, everywhere)
+            inner = _rename_after(st.body, after, dict(active), framed, everywhere, met)
             new = st if head is st and kept(inner, st.body) else replace(head, body=inner)
         else:
             new = renamer.stmt(st) if renamer else st
@@ -558,6 +575,88 @@ def _rename_after(body: list, after: dict, active: dict, framed: set, everywhere
         if id(st) in after:
             active.update(after[id(st)])
     return out
+
+
+def _rename_groups(body: list, groups: list, after: dict, framed: set, everywhere: dict) -> list:
+    """`_rename_after` of a function's body, the output of each of its kept statements (a group:
+    expansion_memo.py) taken as the last N1's end made it where the renames that reach the variables
+    it uses are the same as then: what it makes of them depends on nothing else (its own marks were
+    replayed). What it did to the renames after it (`active`) and to its expansions' arguments is
+    done again; the other groups are renamed anew, and kept groups recorded for the next N1."""
+    active: dict = {}
+    out: list = []
+    for record, start, end in groups:
+        chunk = body[start:end]
+        done = record.finished if record is not None else None
+        if done is not None and len(done.made) == len(chunk) and all(a is b for a, b in zip(record.output, chunk)) \
+                and done.same_renames(active, everywhere):
+            out.extend(done.made)
+            active.update(done.delta)
+            for frame, args in done.frames:
+                frame.args = args
+                framed.add(frame)
+            continue
+        if record is None:
+            out.extend(_rename_after(chunk, after, active, framed, everywhere))
+            continue
+        before, met = dict(active), []
+        made = _rename_after(chunk, after, active, framed, everywhere, met)
+        delta = {k: v for k, v in active.items() if before.get(k, _NOT_RENAMED) is not v}
+        record.finished = _Renamed(chunk, before, everywhere, tuple(made), delta,
+                                   [(frame, frame.args) for frame in met], done.uses if done is not None else None)
+        out.extend(made)
+    return out
+
+
+class _Renamed:
+    """What `_rename_groups` made of a kept statement's output, and the renames it was made under.
+    Which of them reach it (its uses) is found only when it is asked again: a statement remade at
+    every edit never pays for the walk."""
+
+    __slots__ = ("raw", "active", "everywhere", "made", "delta", "frames", "uses", "reaching")
+
+    def __init__(self, raw: list, active: dict, everywhere: dict, made: tuple, delta: dict, frames: list,
+                 uses: Optional[frozenset]):
+        self.raw, self.active, self.everywhere = raw, active, everywhere  # (the renames as they were: held)
+        self.made, self.delta, self.frames = made, delta, frames
+        self.uses = uses
+        self.reaching: Optional[dict] = None
+
+    def same_renames(self, active: dict, everywhere: dict) -> bool:
+        if self.uses is None:
+            self.uses = _group_uses(self.raw)
+        if self.reaching is None:
+            self.reaching = _reaching(self.uses, self.active, self.everywhere)
+            self.active = self.everywhere = None
+        return _reaching(self.uses, active, everywhere) == self.reaching
+
+
+def _reaching(uses: frozenset, active: dict, everywhere: dict) -> dict:
+    """Each of `uses` that the renames rename, and what it becomes (as _Renamer.var follows them)."""
+    found = {}
+    for v in uses.intersection(active).union(uses.intersection(everywhere)) if everywhere else \
+            uses.intersection(active):
+        w = _follow(active, v) if active else v
+        w = _follow(everywhere, w) if everywhere else w
+        if w is not v:
+            found[v] = w
+    return found
+
+
+def _group_uses(body: list) -> frozenset:
+    """Every variable a group's statements use, their expansions' arguments and their scopes'
+    names of versions among them (what a renaming reads)."""
+    found = set(iter_uses(body))
+    frames: set = set()
+    for st in ir.walk_stmts(body):
+        frames.update(_frames_of(st))  # (a statement names every expansion around it: each once here)
+        if type(st) is ir.Scope:
+            for key in ("names", "from_caller"):
+                found.update(k for k in st.attrs.get(key, ()) if type(k) is ir.Var)
+    for frame in frames:
+        for arg in frame.args:
+            found.update(ir.expr_vars(arg))
+    return frozenset(found)
 
 
 def _renamer(active: dict, everywhere: dict):
