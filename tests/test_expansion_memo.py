@@ -5,6 +5,7 @@ same (pipeline/expansion_memo.py). Whatever the edits, the result equals a fresh
 """
 from __future__ import annotations
 
+import collections
 from pathlib import Path
 from typing import Optional
 
@@ -111,7 +112,7 @@ def same_expansions(a: list, b: list) -> bool:
 
 
 def _memo_counts(workspace: Workspace) -> tuple[int, int]:
-    memos = [m for by_fn in workspace.caches.expansions.values() for m in by_fn.values()]
+    memos = [m for program in workspace.caches.expansions.values() for m in program.functions.values()]
     return sum(m.hits for m in memos), sum(m.made for m in memos)
 
 
@@ -302,8 +303,51 @@ def test_what_is_kept_is_of_the_functions_and_programs_the_text_has_now(tmp_path
     for version, name in enumerate(["m", "ma", "mai", "main", "main_"], start=1):
         texts.change(uri, caller(list(FIRST[0]), list(FIRST[1]), name), version)
         workspace.analysis(uri)
-        kept = [key for by_fn in workspace.caches.expansions.values() for key in by_fn]
+        kept = [key for program in workspace.caches.expansions.values() for key in program.functions]
         assert kept == [name], f"after renaming to {name}"
     texts.close(uri)
     workspace.forget(uri)
     assert not workspace.caches.expansions
+
+
+def _scope_keys(workspace: Workspace, uri: str) -> list:
+    """The keys the document's last chain asked its scopes' answers by (its cached result's)."""
+    key = next(origin[0] for made_from, origin in workspace.caches.origins.items() if made_from[0] == uri)
+    return collections.Counter(workspace.caches.programs.peek(key)[2])  # (keys equal by their parts)
+
+
+def test_a_kept_scope_key_is_made_again_where_what_it_read_changed(tmp_path: Path):
+    """A kept statement's scope is the same body object after the edit, but its key reads the types
+    of its variables and its callees' directions: a dtype changed before it, or a kernel's direction,
+    gives it the key a fresh analysis gives it."""
+    from pypto_lens.registry.default import default_registry
+    registry = default_registry()
+    kernel = ('\n\n@pl.jit.incore\ndef fill(dst: pl.Out[pl.Tensor[[N], pl.FP32]]):\n'
+              '    dst = pl.store(pl.full([N], 0.0, dtype=pl.FP32), [0], dst)\n    return dst\n')
+    helpers = HELPERS + kernel.replace("@pl.jit.incore", "@pl.jit.inline").replace("def fill", "def refill") \
+        .replace("    dst = pl.store", "    with pl.at(level=pl.Level.CORE_GROUP):\n        dst = fill(dst)\n    dst = pl.store")
+    (tmp_path / "rows.py").write_text(helpers + kernel)
+    texts = OpenTexts()
+    workspace = Workspace([tmp_path], registry=lambda: registry, open_documents=texts)
+    uri = path_to_uri(tmp_path / "main.py")
+    top = ["t = pl.create_tensor([N], dtype=pl.FP32)", "t = scale(a, t)", "out = refill(out)"]
+    text = caller(top, ["pass"]).replace("import N, head_rows", "import N, refill, head_rows")
+    texts.open(uri, text, 1)
+    workspace.analysis(uri)
+    text = text.replace("dtype=pl.FP32)", "dtype=pl.FP16)")  # (t's type, the same lines)
+    texts.change(uri, text, 2)
+    workspace.analysis(uri)
+    fresh_texts = OpenTexts()
+    fresh_texts.open(uri, text, 1)
+    fresh = Workspace([tmp_path], registry=lambda: registry, open_documents=fresh_texts)
+    fresh.analysis(uri)
+    assert _scope_keys(workspace, uri) == _scope_keys(fresh, uri), "after t's dtype changed"
+    rows = path_to_uri(tmp_path / "rows.py")
+    texts.open(rows, helpers + kernel.replace("pl.Out[", "pl.InOut["), 1)  # (the kernel's direction)
+    workspace.analysis(uri)
+    fresh_texts = OpenTexts()
+    fresh_texts.open(uri, text, 1)
+    fresh_texts.open(rows, helpers + kernel.replace("pl.Out[", "pl.InOut["), 1)
+    fresh = Workspace([tmp_path], registry=lambda: registry, open_documents=fresh_texts)
+    fresh.analysis(uri)
+    assert _scope_keys(workspace, uri) == _scope_keys(fresh, uri), "after the kernel's direction changed"

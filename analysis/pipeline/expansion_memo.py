@@ -33,6 +33,17 @@ from __future__ import annotations
 
 from typing import Optional
 
+from .scope_keys import KeyMemo
+
+class ProgramMemos:
+    """What a program's chain keeps for its next (per open document, caches.expansions): N1's of
+    each function, by name, and its outlined scopes' keys (scope_keys.KeyMemo)."""
+
+    def __init__(self) -> None:
+        self.functions: dict = {}
+        self.scope_keys = KeyMemo()
+
+
 class ExpansionMemo:
     """The entries of one function, by the identity of its lowered statements. After each N1 only
     those used or made then are kept (the function's last lowering: what the next one is made of)."""

@@ -38,6 +38,8 @@ _KERNEL_KINDS = (ScopeKind.INCORE, ScopeKind.SPLIT_AIV, ScopeKind.SPMD, ScopeKin
 
 def outline_program(state: ProgramState) -> None:
     """Outline every scope of every eligible function of `state` (a ProgramState)."""
+    if state.key_memo is not None:
+        state.key_memo.start()
     for stage in ("hierarchy", "incore", "wrapper"):
         for fn in list(state.fns.values()):
             if not _eligible(fn, stage):
@@ -46,6 +48,8 @@ def outline_program(state: ProgramState) -> None:
             fn.body = _rewrite(state, fn, fn.body, stage, outlined_incore, UseCounts(fn.body))
             if stage == "incore" and outlined_incore[0] and fn.kind is Kind.OPAQUE:
                 fn.kind = Kind.ORCHESTRATION  # O1: an Opaque parent of an InCore scope is promoted
+    if state.key_memo is not None:
+        state.key_memo.done()
 
 
 def _eligible(fn: Fn, stage: str) -> bool:

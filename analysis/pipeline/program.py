@@ -16,7 +16,7 @@ from ..ir.nodes import Kind
 from ..registry.registry import Registry
 from ..sharing import shared
 from .calls import derive_calls
-from .expansion_memo import ExpansionMemo
+from .expansion_memo import ExpansionMemo, ProgramMemos
 from .hazards import graphs_with_hazards
 from .in_param_written import InParamWrite, applies, check
 from .misuse import Problem, misuse
@@ -72,14 +72,16 @@ class ProgramChain:
 
     def __init__(self, name: str, functions: list[ir.Function], registry: Registry,
                  external: Callable[[ir.CalleeRef], Optional[Fn]] = lambda ref: None, answers=None,
-                 memos: Optional[dict] = None):
+                 memos: Optional[ProgramMemos] = None):
         """`answers`: where the outlined scopes' answers are kept by content (scope_keys.py; the
         workspace's caches keep them across analyses), else the chain keeps its own. `memos`: where
-        what N1 made of each function's statements is kept for the next chain of the same program
-        (expansion_memo.py, by function name), else nothing is kept."""
+        what N1 made of each function's statements and the outlined scopes' keys are kept for the next
+        chain of the same program (expansion_memo.py), else nothing is kept."""
         self.name, self.registry = name, registry
         self.memos = memos
         self.state = state = ProgramState(registry, external, answers)
+        if memos is not None:
+            state.key_memo = memos.scope_keys
         for function in functions:
             state.add(user_fn(function))
         self.users = list(state.fns.values())
@@ -101,11 +103,12 @@ class ProgramChain:
     def _memo(self, fn: Fn) -> Optional[ExpansionMemo]:
         if self.memos is None:
             return None
-        for key in [key for key in self.memos if key not in self.state.fns]:  # (a function renamed, or gone)
-            del self.memos[key]
-        memo = self.memos.get(fn.key)
+        kept = self.memos.functions
+        for key in [key for key in kept if key not in self.state.fns]:  # (a function renamed, or gone)
+            del kept[key]
+        memo = kept.get(fn.key)
         if memo is None:
-            memo = self.memos[fn.key] = ExpansionMemo()
+            memo = kept[fn.key] = ExpansionMemo()
         return memo
 
     def _returns_of(self, call: ir.UserCall):
@@ -176,7 +179,7 @@ class ProgramChain:
     @classmethod
     def resumed(cls, normalised: "Normalised", functions: list[ir.Function], registry: Registry,
                 external: Callable[[ir.CalleeRef], Optional[Fn]], answers=None,
-                memos: Optional[dict] = None) -> Optional["ProgramChain"]:
+                memos: Optional[ProgramMemos] = None) -> Optional["ProgramChain"]:
         """A chain of `functions` that goes on from another's (`normalised`, for externals whose shapes
         are those it read), where none changed their text (another file's direction edit) or only
         functions no other one expands did (a kernel's `pl.Out` made `pl.InOut` in the file of its

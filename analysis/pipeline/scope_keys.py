@@ -61,12 +61,71 @@ class LocalAnswers:
 
 def scope_key(state, fn, kind, captures: list, outputs: list) -> tuple["ScopeKey", dict]:
     """The key of the function `fn` a scope of `kind` becomes, with its captures and outputs, and
-    the line each owner's spans in it are counted from (`moved`)."""
+    the line each owner's spans in it are counted from (`moved`). With the state's `key_memo`, the
+    key made for the same body object by the last analysis, if what else it read is the same."""
+    memo = state.key_memo
+    if memo is not None:
+        kept = memo.entries.get(id(fn.body))
+        if kept is not None and kept.holds(state, fn, kind, captures, outputs):
+            memo.touched[id(fn.body)] = kept
+            return kept.key, kept.bases
     keyer = _Keyer(state, fn.types, fn.owner)
     keyer.block(fn.body)
     ids = keyer.ids
-    return ScopeKey((id(kind), fn.owner, state.registry, tuple(ids.get(v, -1) for v in captures),
-                     tuple(ids.get(v, -1) for v in outputs), tuple(keyer.out))), keyer.bases
+    key = ScopeKey((id(kind), fn.owner, state.registry, tuple(ids.get(v, -1) for v in captures),
+                    tuple(ids.get(v, -1) for v in outputs), tuple(keyer.out)))
+    if memo is not None:
+        memo.touched[id(fn.body)] = _KeptKey(fn, kind, state.registry, key, keyer)
+    return key, keyer.bases
+
+
+class KeyMemo:
+    """The keys of a program's outlined scopes, by the identity of their bodies, for its next
+    analysis (issue 41): an edit's N1 keeps the expansions it did not change, and its end their
+    renamed statements, so most scopes are the same objects again. A key reads of anything else
+    the types of the body's variables, its calls' callees and their directions, the scope's kind,
+    owner, captures and outputs: those are compared (a few per variable and call, not the body's
+    tokens). After each outlining only the keys asked for then are kept."""
+
+    def __init__(self) -> None:
+        self.entries: dict = {}
+        self.touched: dict = {}
+
+    def start(self) -> None:
+        self.touched = {}
+
+    def done(self) -> None:
+        self.entries, self.touched = self.touched, {}
+
+
+class _KeptKey:
+    __slots__ = ("body", "kind", "owner", "registry", "key", "bases", "ids", "types", "calls", "captures", "outputs")
+
+    def __init__(self, fn, kind, registry, key: ScopeKey, keyer: "_Keyer"):
+        self.body, self.kind, self.owner, self.registry = fn.body, kind, fn.owner, registry  # (body: held)
+        self.key, self.bases, self.ids = key, keyer.bases, keyer.ids
+        self.types = [(v, fn.types.get(v)) for v in keyer.ids]
+        self.calls = keyer.calls
+        self.captures, self.outputs = key.parts[3], key.parts[4]
+
+    def holds(self, state, fn, kind, captures: list, outputs: list) -> bool:
+        if fn.body is not self.body or kind is not self.kind or fn.owner != self.owner \
+                or state.registry is not self.registry:
+            return False
+        types = fn.types
+        for v, t in self.types:
+            now = types.get(v)
+            if now is not t and now != t:
+                return False
+        if any(_callee_token(state.callee(call)) != token for call, token in self.calls):
+            return False
+        ids = self.ids
+        return tuple(ids.get(v, -1) for v in captures) == self.captures \
+            and tuple(ids.get(v, -1) for v in outputs) == self.outputs
+
+
+def _callee_token(callee) -> Optional[tuple]:
+    return None if callee is None else (callee.name, tuple(map(id, callee.dirs)))
 
 
 class ScopeKey:
@@ -118,6 +177,7 @@ class _Keyer:
         self.ids: dict = {}
         self.out: list = []
         self.type_tokens: dict = {}  # id(Type) -> its token (the types live as long as the walk)
+        self.calls: list = []  # (user call, its callee's token): what a kept key checks again (KeyMemo)
 
     def var(self, v) -> None:
         if v is None:
@@ -254,11 +314,11 @@ class _Keyer:
             out.extend(("+", e.op))
             self.exprs(e.operands)
         elif kind is ir.UserCall:
-            callee = self.state.callee(e)
+            callee = _callee_token(self.state.callee(e))
+            self.calls.append((e, callee))
             ref = e.callee
             out.extend(("U", id(ref.how), ref.name, ref.module, e.owner, e.submit, e.no_dep,
-                        None if e.prefilled is None else tuple(map(id, e.prefilled)),
-                        None if callee is None else (callee.name, tuple(map(id, callee.dirs)))))
+                        None if e.prefilled is None else tuple(map(id, e.prefilled)), callee))
             self.exprs(e.args)
             self.exprs(e.deps)
             out.append(len(e.keywords))

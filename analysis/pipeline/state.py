@@ -18,6 +18,7 @@ class ProgramState:
         # the outlined scopes' answers by content (scope_keys.py): the workspace's, kept across analyses,
         # or this chain's own
         self.answers = answers if answers is not None else LocalAnswers()
+        self.key_memo = None  # the last analysis's keys by scope body (scope_keys.KeyMemo), if kept
         self.scope_keys: list = []  # the keys this chain asked them by (a cached result holds them: document.py)
         self.fns: dict[str, Fn] = {}
         self.external = external

@@ -182,8 +182,9 @@ class Caches:
         # origin name -> (chain key, the shapes of the externals it read, its pipeline.Normalised): the
         # document's last chain as N1 and the types left it, which a signature edit elsewhere leaves the same
         self.normalised: dict = {}
-        # origin name -> {function name: pipeline.expansion_memo.ExpansionMemo}: what the last N1 made of
-        # each statement of the document's functions, for the next (documents open in an editor)
+        # origin name -> pipeline.expansion_memo.ProgramMemos: what the last N1 made of each statement of
+        # the document's functions, and the keys of its outlined scopes, for the next (documents open in
+        # an editor)
         self.expansions: dict = {}
         self._held: dict[str, dict] = {}  # uri -> {cache name: what its current analysis uses}
 

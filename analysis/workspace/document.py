@@ -20,6 +20,7 @@ from ..ir.nodes import CalleeForm, Kind
 from ..ir.lower import FunctionLowering
 from ..ir.module import FunctionSource, ProgramDecl, build_context, find_programs, is_dataclass, unit_contribution
 from ..ir.rebase import rebase
+from ..pipeline.expansion_memo import ProgramMemos
 from ..pipeline.model import Fn, Origin, external_copy
 from ..pipeline.program import ProgramChain, ProgramResult
 from ..registry.registry import Registry
@@ -442,7 +443,9 @@ class DocumentAnalyzer:
             chain = pending[0]  # the chain this document's LightSummary ran as far as the signatures: go on from there
             chain.state.external = external
         else:
-            memos = self.caches.expansions.setdefault(made_from, {}) if self.edited and uri is not None else None
+            memos = self.caches.expansions.get(made_from) if self.edited and uri is not None else None
+            if memos is None and self.edited and uri is not None:
+                memos = self.caches.expansions[made_from] = ProgramMemos()
             chain = self._resumed(made_from, key, external, lowered, registry, memos)
             if chain is None:
                 chain = ProgramChain(program.name, lowered, registry, external, self.caches.scopes, memos)
@@ -462,7 +465,7 @@ class DocumentAnalyzer:
         return result, (key, frozenset(read.items())), None, None
 
     def _resumed(self, made_from: tuple, key: tuple, external, lowered: list, registry: Registry,
-                 memos: Optional[dict] = None) -> Optional[ProgramChain]:
+                 memos: Optional[ProgramMemos] = None) -> Optional[ProgramChain]:
         """The chain gone on from where N1 and the types left the document's last one, if the externals
         it read have the same shapes (only their directions changed: a `pl.Out` made `pl.InOut` in a
         kernel's file changes no expansion and no type): of the same functions, or of functions of which
