@@ -8,8 +8,8 @@ temporaries, expressions and frames for the rest. A statement's output is a func
 statement, of what it read of that state and of the program (which helper a call expands, the
 callee's parameter names), so it is recorded with all of it:
 
-- `checks`: what it read from outside itself: the expressions state it looked up (and found or
-  not), the helpers and parameter names the program answered for each call it asked about;
+- `reads` and `asked`: what it read from outside itself: the expressions state it looked up (and
+  found or not), the helpers and parameter names the program answered for each call it asked about;
 - `hoisted`: the N4 temporaries just before it, which an expansion reads (by identity);
 - `writes`: what it wrote to the state, in order, the expansions it made among them, each with its
   arguments as made (the end of N1 renames them in place, `_Pending.finish`), given their serials
@@ -18,7 +18,7 @@ callee's parameter names), so it is recorded with all of it:
 
 A statement that reads an argument expression another statement left is not kept (N1 marks that
 expression in place with the expansions it is copied into; lowering's N4 temporaries have one use,
-so this is rare).
+so this is rare), nor one that expands nothing (made again as cheaply as it is found).
 
 The next analysis finds a statement by identity (the lowering of an edited function is made of the
 last one's objects wherever they are the same: ir/rebase.py) and, when every check and `hoisted` hold
@@ -34,6 +34,7 @@ from __future__ import annotations
 from typing import Optional
 
 from .scope_keys import KeyMemo
+
 
 class ProgramMemos:
     """What a program's chain keeps for its next (per open document, caches.expansions): N1's of
