@@ -88,11 +88,17 @@ def view(analysis) -> tuple:
                  ("calls", "diagnostics", "signatures", "operators", "graphs", "optional_diagnostics", "lent"))
 
 
-def fresh_view(tmp_path: Path, files: dict, uri: str) -> tuple:
+def fresh_workspace(tmp_path: Path, files: dict, registry=None) -> Workspace:
+    """A new workspace with `files` (name -> text) open in it, nothing analysed yet."""
     texts = OpenTexts()
     for name, text in files.items():
         texts.open(path_to_uri(tmp_path / name), text, 1)
-    return view(Workspace([tmp_path], open_documents=texts).analysis(uri))
+    return Workspace([tmp_path], registry=(lambda: registry) if registry is not None else None,
+                     open_documents=texts)
+
+
+def fresh_view(tmp_path: Path, files: dict, uri: str) -> tuple:
+    return view(fresh_workspace(tmp_path, files).analysis(uri))
 
 
 def _normalised(workspace: Workspace, uri: str, name: str = "main") -> Optional[list]:
@@ -154,9 +160,7 @@ def test_an_edited_callers_expansions_equal_a_fresh_analysis(tmp_path: Path, seq
         if hints_first:
             workspace.analysis(uri, hints_only=True)
         analysis = workspace.analysis(uri)
-        fresh_texts = OpenTexts()
-        fresh_texts.open(uri, text, 1)
-        fresh = Workspace([tmp_path], open_documents=fresh_texts)
+        fresh = fresh_workspace(tmp_path, {"main.py": text})
         assert view(analysis) == view(fresh.analysis(uri)), f"after {sequence[:version - 1]}"
         made = _normalised(workspace, uri)
         if made is not None:
@@ -218,9 +222,7 @@ def test_a_kept_expansion_reads_the_new_renames_of_a_changed_statement_before_it
         texts.change(uri, text, version)
         analysis = workspace.analysis(uri)
         assert version == 4 or _memo_counts(workspace)[0] > 0, "the statements after the changed one are kept"
-        fresh_texts = OpenTexts()
-        fresh_texts.open(uri, text, 1)
-        fresh = Workspace([tmp_path], open_documents=fresh_texts)
+        fresh = fresh_workspace(tmp_path, {"main.py": text})
         assert view(analysis) == view(fresh.analysis(uri))
         made = _normalised(workspace, uri)
         if version == 4:  # (the first text again: its result was kept whole, no chain runs)
@@ -279,9 +281,7 @@ def test_a_new_lowering_is_the_fresh_one_made_of_the_last_ones_objects(tmp_path:
     texts.change(uri, text, 2)
     workspace.analysis(uri)
     after = _lowering(workspace, "main")
-    fresh_texts = OpenTexts()
-    fresh_texts.open(uri, text, 1)
-    fresh = Workspace([tmp_path], open_documents=fresh_texts)
+    fresh = fresh_workspace(tmp_path, {"main.py": text})
     fresh.analysis(uri)
     lines = tuple(range(len(text.split("\n")) + 1))
     assert same_moved(_lowering(fresh, "main"), after, lines), "field for field the fresh lowering"
@@ -337,17 +337,13 @@ def test_a_kept_scope_key_is_made_again_where_what_it_read_changed(tmp_path: Pat
     text = text.replace("dtype=pl.FP32)", "dtype=pl.FP16)")  # (t's type, the same lines)
     texts.change(uri, text, 2)
     workspace.analysis(uri)
-    fresh_texts = OpenTexts()
-    fresh_texts.open(uri, text, 1)
-    fresh = Workspace([tmp_path], registry=lambda: registry, open_documents=fresh_texts)
+    fresh = fresh_workspace(tmp_path, {"main.py": text}, registry)
     fresh.analysis(uri)
     assert _scope_keys(workspace, uri) == _scope_keys(fresh, uri), "after t's dtype changed"
     rows = path_to_uri(tmp_path / "rows.py")
     texts.open(rows, helpers + kernel.replace("pl.Out[", "pl.InOut["), 1)  # (the kernel's direction)
     workspace.analysis(uri)
-    fresh_texts = OpenTexts()
-    fresh_texts.open(uri, text, 1)
-    fresh_texts.open(rows, helpers + kernel.replace("pl.Out[", "pl.InOut["), 1)
-    fresh = Workspace([tmp_path], registry=lambda: registry, open_documents=fresh_texts)
+    fresh = fresh_workspace(tmp_path, {"main.py": text, "rows.py": helpers + kernel.replace("pl.Out[", "pl.InOut[")},
+                            registry)
     fresh.analysis(uri)
     assert _scope_keys(workspace, uri) == _scope_keys(fresh, uri), "after the kernel's direction changed"

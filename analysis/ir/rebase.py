@@ -29,7 +29,8 @@ _BLOCKS = {ir.If: ("then", "orelse"), ir.Loop: ("body",), ir.Scope: ("body",)}
 _FIELDS: dict = {}
 
 
-def _fields(kind) -> tuple:
+def lowered_fields(kind) -> tuple:
+    """The fields of an IR class that lowering fills (what two lowerings are compared by)."""
     names = _FIELDS.get(kind)
     if names is None:
         names = _FIELDS[kind] = tuple(f.name for f in dataclasses.fields(kind) if f.name not in _SKIPPED)
@@ -95,7 +96,7 @@ class _Match:
             return False
         mark = len(self.journal)
         blocks = _BLOCKS[kind]
-        if all(self.same(getattr(a, f), getattr(b, f)) for f in _fields(kind) if f not in blocks):
+        if all(self.same(getattr(a, f), getattr(b, f)) for f in lowered_fields(kind) if f not in blocks):
             return True
         self.undo(mark)
         return False
@@ -139,7 +140,7 @@ class _Match:
         if kind is ir.CalleeRef:
             return a == b
         if dataclasses.is_dataclass(kind):
-            return all(self.same(getattr(a, name), getattr(b, name)) for name in _fields(kind))
+            return all(self.same(getattr(a, name), getattr(b, name)) for name in lowered_fields(kind))
         return False  # (anything else: not proven the same)
 
     def var(self, a: ir.Var, b: ir.Var) -> bool:
@@ -184,7 +185,7 @@ class _Match:
             return node if all(k is k2 and v is items[k2] for (k, v), k2 in zip(node.items(), items)) else items
         if dataclasses.is_dataclass(kind):
             changed = {}
-            for name in _fields(kind):
+            for name in lowered_fields(kind):
                 value = getattr(node, name)
                 now = self.renamed(value)
                 if now is not value:

@@ -133,10 +133,9 @@ def helper_answer(found: Optional[tuple]) -> Optional[tuple]:
     return tuple((p.name, p.var) for p in params), body, jit
 
 
-def same_answer(a, b) -> bool:
+def same_helper(a: Optional[tuple], b: Optional[tuple]) -> bool:
+    """Two `helper_answer`s: the same body and parameter variables (by identity), the same names."""
     if a is None or b is None:
         return a is b
-    if isinstance(a, tuple) and len(a) == 3 and isinstance(a[0], tuple):  # a helper
-        return a[1] is b[1] and a[2] == b[2] and len(a[0]) == len(b[0]) \
-            and all(x[0] == y[0] and x[1] is y[1] for x, y in zip(a[0], b[0]))
-    return a == b  # (parameter names)
+    return a[1] is b[1] and a[2] == b[2] and len(a[0]) == len(b[0]) \
+        and all(x[0] == y[0] and x[1] is y[1] for x, y in zip(a[0], b[0]))

@@ -14,7 +14,7 @@ from .. import preempt
 from ..ir import nodes as ir
 from ..ir.nodes import LoopKind
 from ..sharing import shared
-from .expansion_memo import ExpansionMemo, Record, Recorder, helper_answer, same_answer
+from .expansion_memo import ExpansionMemo, Record, Recorder, helper_answer, same_helper
 from .walk import iter_uses, kept
 
 # resolves a call to an Inline function: (its params, its body, whether its parameters keep their
@@ -135,8 +135,10 @@ class _Pending:
         if any(expressions.get(key) is not value for key, value in reads.items()):
             return False
         for question, call, answer in asked:
-            now = helper_answer(inline_of(call)) if question == "helper" else params_of(call)
-            if not same_answer(answer, now):
+            if question == "helper":
+                if not same_helper(answer, helper_answer(inline_of(call))):
+                    return False
+            elif params_of(call) != answer:
                 return False
         recorder = self.recorder
         for key, value in reads.items():
@@ -588,8 +590,7 @@ def _rename_groups(body: list, groups: list, after: dict, framed: set, everywher
     for record, start, end in groups:
         chunk = body[start:end]
         done = record.finished if record is not None else None
-        if done is not None and len(done.made) == len(chunk) and all(a is b for a, b in zip(record.output, chunk)) \
-                and done.same_renames(active, everywhere):
+        if done is not None and done.same_renames(active, everywhere):  # (chunk: the kept output itself)
             out.extend(done.made)
             active.update(done.delta)
             for frame, args in done.frames:

@@ -80,10 +80,12 @@ class ProgramChain:
         self.name, self.registry = name, registry
         self.memos = memos
         self.state = state = ProgramState(registry, external, answers)
-        if memos is not None:
-            state.key_memo = memos.scope_keys
         for function in functions:
             state.add(user_fn(function))
+        if memos is not None:
+            state.key_memo = memos.scope_keys
+            for key in [key for key in memos.functions if key not in state.fns]:  # (a function renamed, or gone)
+                del memos.functions[key]
         self.users = list(state.fns.values())
         self.analysed = [fn for fn in self.users if fn.kind is not Kind.INLINE]
         self.homes: dict = {}  # where the text of each helper expanded from another file is (its statements' owner)
@@ -104,8 +106,6 @@ class ProgramChain:
         if self.memos is None:
             return None
         kept = self.memos.functions
-        for key in [key for key in kept if key not in self.state.fns]:  # (a function renamed, or gone)
-            del kept[key]
         memo = kept.get(fn.key)
         if memo is None:
             memo = kept[fn.key] = ExpansionMemo()

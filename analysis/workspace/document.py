@@ -443,9 +443,9 @@ class DocumentAnalyzer:
             chain = pending[0]  # the chain this document's LightSummary ran as far as the signatures: go on from there
             chain.state.external = external
         else:
-            memos = self.caches.expansions.get(made_from) if self.edited and uri is not None else None
-            if memos is None and self.edited and uri is not None:
-                memos = self.caches.expansions[made_from] = ProgramMemos()
+            memos = None
+            if self.edited and uri is not None:  # (kept for documents open in an editor)
+                memos = self.caches.expansions.setdefault(made_from, ProgramMemos())
             chain = self._resumed(made_from, key, external, lowered, registry, memos)
             if chain is None:
                 chain = ProgramChain(program.name, lowered, registry, external, self.caches.scopes, memos)

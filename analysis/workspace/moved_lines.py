@@ -27,6 +27,7 @@ import enum
 from typing import Optional
 
 from ..ir import nodes as ir
+from ..ir.rebase import lowered_fields
 from ..pipeline.walk import iter_uses
 from ..syntax.nodes import Span
 
@@ -129,16 +130,7 @@ def same_moved(old: ir.Function, new: ir.Function, moved: LineMap) -> bool:
         and not (compare.gone and compare.gone & set(iter_uses(old.body)))
 
 
-_SKIPPED = frozenset({"digest", "homed", "views", "used"})  # (what the lowering did not make: caches, keys)
 _BLOCKS = frozenset({"body", "then", "orelse"})  # statement lists, where inert bindings may come and go
-_FIELDS: dict = {}
-
-
-def _fields(kind) -> tuple:
-    names = _FIELDS.get(kind)
-    if names is None:
-        names = _FIELDS[kind] = tuple(f.name for f in dataclasses.fields(kind) if f.name not in _SKIPPED)
-    return names
 
 
 class _Compare:
@@ -173,7 +165,7 @@ class _Compare:
         if kind is frozenset or kind is set:
             return a == b and all(type(x) in (int, str) for x in a)
         if dataclasses.is_dataclass(kind):
-            for name in _fields(kind):
+            for name in lowered_fields(kind):
                 x, y = getattr(a, name), getattr(b, name)
                 if not (self.block(x, y) if name in _BLOCKS and type(x) is list else self.same(x, y)):
                     return False
